@@ -1,0 +1,44 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+)
+
+// Exit codes: the only place they are defined.
+const (
+	// exitOK: everything passed.
+	exitOK = 0
+	// exitPolicy: a policy said no (an agent sign-off, a drop below a
+	// peak, a denied command).
+	exitPolicy = 1
+	// exitError: sentinel could not do its job (a bad flag, not a git
+	// repository, an unreadable configuration).
+	exitError = 2
+)
+
+// policyError is a refusal that has already been reported.
+type policyError struct{ what string }
+
+func (e *policyError) Error() string { return e.what }
+
+// usageError is a mistake on the command line.
+type usageError struct{ err error }
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+// exitCode maps the error run returns to the process's exit status, and
+// prints what went wrong.
+func exitCode(err error, stderr io.Writer) int {
+	if err == nil {
+		return exitOK
+	}
+	var pe *policyError
+	if errors.As(err, &pe) {
+		return exitPolicy
+	}
+	fmt.Fprintf(stderr, "sentinel: %v\n", err)
+	return exitError
+}

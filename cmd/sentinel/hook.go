@@ -1,0 +1,52 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/gitsentinel/sentinel/githooks"
+	"github.com/urfave/cli/v2"
+)
+
+// hookOptions are the arguments git passes to a hook.
+type hookOptions struct {
+	name string
+	args []string
+}
+
+func hookCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "hook",
+		Usage:     "the entry point sentinel's git hook scripts call",
+		ArgsUsage: "NAME ARGS…",
+		Action: func(c *cli.Context) error {
+			if c.NArg() == 0 {
+				return &usageError{fmt.Errorf("hook needs the hook's name, as in `sentinel hook commit-msg FILE`")}
+			}
+			return runHook(c, e, hookOptions{name: c.Args().First(), args: c.Args().Tail()})
+		},
+	}
+}
+
+func runHook(c *cli.Context, e *env, o hookOptions) error {
+	switch o.name {
+	case "commit-msg":
+		if len(o.args) != 1 {
+			return &usageError{fmt.Errorf("commit-msg takes the message file, as git passes it")}
+		}
+		res, err := githooks.CommitMsg(c.Context, e.dir, o.args[0], e.getenv)
+		if err != nil {
+			return fmt.Errorf("commit-msg: %w", err)
+		}
+		if !res.Report.OK() {
+			if err := res.Report.WriteText(e.stderr); err != nil {
+				return err
+			}
+			return &policyError{"commit message refused"}
+		}
+		for _, ed := range res.Edits {
+			fmt.Fprintf(e.stderr, "sentinel: %s\n", ed)
+		}
+		return nil
+	}
+	return &usageError{fmt.Errorf("unknown hook %q: sentinel handles commit-msg", o.name)}
+}

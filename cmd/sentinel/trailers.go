@@ -1,0 +1,57 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/urfave/cli/v2"
+)
+
+func trailersCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "trailers",
+		Usage: "parse, add and check commit message trailers",
+		Subcommands: []*cli.Command{
+			trailersParseCommand(e),
+			trailersAddCommand(e),
+			trailersCheckCommand(e),
+		},
+	}
+}
+
+// oneFileArg returns the single FILE|- argument, "-" when absent.
+func oneFileArg(c *cli.Context) (string, error) {
+	switch c.NArg() {
+	case 0:
+		return "-", nil
+	case 1:
+		return c.Args().First(), nil
+	}
+	return "", &usageError{fmt.Errorf("%s takes one FILE or -, got %d arguments", c.Command.FullName(), c.NArg())}
+}
+
+// readInput reads FILE, or standard input for "-".
+func readInput(e *env, name string) ([]byte, error) {
+	if name == "-" {
+		b, err := io.ReadAll(e.stdin)
+		if err != nil {
+			return nil, fmt.Errorf("read standard input: %w", err)
+		}
+		return b, nil
+	}
+	b, err := os.ReadFile(e.path(name))
+	if err != nil {
+		return nil, fmt.Errorf("read message: %w", err)
+	}
+	return b, nil
+}
+
+// path resolves a command-line path against the working directory.
+func (e *env) path(name string) string {
+	if filepath.IsAbs(name) {
+		return name
+	}
+	return filepath.Join(e.dir, name)
+}

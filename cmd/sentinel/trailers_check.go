@@ -1,0 +1,109 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/gitsentinel/sentinel/internal/atomicfile"
+	"github.com/gitsentinel/sentinel/trailers"
+	"github.com/urfave/cli/v2"
+)
+
+// trailersCheckOptions are the flags and arguments of `sentinel trailers check`.
+type trailersCheckOptions struct {
+	fix    bool
+	rng    string
+	format string
+	file   string
+}
+
+func trailersCheckCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "check",
+		Usage:     "check a message, or every commit of a range, against the attribution policy",
+		ArgsUsage: "[FILE|-]",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "fix", Usage: "turn an agent's Co-authored-by into Assisted-by, and write the result"},
+			&cli.StringFlag{Name: "range", Usage: "check the commits of A..B (or all commits reachable from REV)"},
+			formatFlag("text", "json"),
+		},
+		Action: func(c *cli.Context) error {
+			f, err := checkFormat(c, "text", "json")
+			if err != nil {
+				return err
+			}
+			o := trailersCheckOptions{fix: c.Bool("fix"), rng: c.String("range"), format: f}
+			if o.rng != "" {
+				if c.NArg() > 0 || o.fix {
+					return &usageError{fmt.Errorf("--range takes no FILE and no --fix")}
+				}
+			} else if o.file, err = oneFileArg(c); err != nil {
+				return err
+			}
+			return runTrailersCheck(c, e, o)
+		},
+	}
+}
+
+func runTrailersCheck(c *cli.Context, e *env, o trailersCheckOptions) error {
+	var report *trailers.Report
+	if o.rng != "" {
+		s, err := trailers.LoadSettings(c.Context, e.dir)
+		if err != nil {
+			return err
+		}
+		if report, err = s.CheckRange(c.Context, e.dir, o.rng); err != nil {
+			return err
+		}
+	} else {
+		msg, err := readInput(e, o.file)
+		if err != nil {
+			return err
+		}
+		s, err := trailers.LoadSettings(c.Context, e.dir)
+		if err != nil {
+			return err
+		}
+		var out trailers.Outcome
+		report, out, err = s.CheckMessage(o.file, msg, s.Policy(s.Detect(e.getenv), o.fix))
+		if err != nil {
+			return err
+		}
+		if o.fix && report.OK() && out.Changed {
+			if o.file == "-" {
+				if _, err := e.stdout.Write(out.Message); err != nil {
+					return err
+				}
+				// The message went to stdout; the report goes beside it.
+				return writeReport(e, report, o.format, true)
+			}
+			if err := atomicfile.WriteFile(e.path(o.file), out.Message, 0o644); err != nil {
+				return err
+			}
+			for _, ed := range out.Edits {
+				fmt.Fprintf(e.stderr, "%s: %s\n", o.file, ed)
+			}
+		}
+	}
+	return writeReport(e, report, o.format, false)
+}
+
+// writeReport prints a report and turns a refusal into exit status 1.
+func writeReport(e *env, r *trailers.Report, format string, toStderr bool) error {
+	w := e.stdout
+	if toStderr || (!r.OK() && format == "text") {
+		w = e.stderr
+	}
+	var err error
+	if format == "json" {
+		err = r.WriteJSON(w)
+	} else {
+		err = r.WriteText(w)
+	}
+	if err != nil {
+		return err
+	}
+	if !r.OK() {
+		return &policyError{"the attribution policy refused"}
+	}
+	return nil
+}

@@ -1,0 +1,149 @@
+// Package config reads sentinel's project configuration,
+// .sentinel/config.toml, strictly: an unknown key or a bad value is an error
+// that names the file, line and column.
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/pelletier/go-toml/v2"
+)
+
+// Dir is the directory, relative to the work tree's root, that holds the
+// files sentinel owns.
+const Dir = ".sentinel"
+
+// File is the project configuration's path relative to the work tree's root.
+const File = Dir + "/config.toml"
+
+// Config is the project configuration.
+type Config struct {
+	// Trailers configures attribution.
+	Trailers Trailers `toml:"trailers"`
+}
+
+// Trailers is the [trailers] table.
+type Trailers struct {
+	// Format renders the Assisted-by value from {agent}, {model} and {tools}.
+	Format string `toml:"format"`
+	// Tools are appended to the Assisted-by value, as the kernel's
+	// "[TOOL1] [TOOL2]".
+	Tools []string `toml:"tools"`
+	// Models maps an agent ID to the model to record when the agent does
+	// not expose one in its environment.
+	Models map[string]string `toml:"models"`
+	// AgentCoauthor is "refuse" or "rewrite": what happens to an agent's
+	// Co-authored-by.
+	AgentCoauthor string `toml:"agent_coauthor"`
+	// Footer is "keep", "strip" or "refuse": what happens to agent footer
+	// lines.
+	Footer string `toml:"footer"`
+}
+
+// Default returns the configuration used when the file is absent; every
+// field holds its default.
+func Default() *Config {
+	return &Config{Trailers: Trailers{
+		Format:        "{agent}:{model}",
+		Models:        map[string]string{},
+		AgentCoauthor: "refuse",
+		Footer:        "keep",
+	}}
+}
+
+// Load reads the project configuration of the work tree at root. A missing
+// file yields the defaults.
+func Load(root string) (*Config, error) {
+	path := filepath.Join(root, filepath.FromSlash(File))
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Default(), nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read config: %w", err)
+	}
+	return Parse(path, data)
+}
+
+// Parse decodes configuration data; name is used in error messages.
+func Parse(name string, data []byte) (*Config, error) {
+	c := Default()
+	dec := toml.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(c); err != nil {
+		var sm *toml.StrictMissingError
+		if errors.As(err, &sm) && len(sm.Errors) > 0 {
+			e := sm.Errors[0]
+			row, col := e.Position()
+			return nil, fmt.Errorf("%s:%d:%d: unknown key %s", name, row, col, strings.Join(e.Key(), "."))
+		}
+		var de *toml.DecodeError
+		if errors.As(err, &de) {
+			row, col := de.Position()
+			return nil, fmt.Errorf("%s:%d:%d: %s", name, row, col, de.Error())
+		}
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if err := c.validate(name, data); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func (c *Config) validate(name string, data []byte) error {
+	t := &c.Trailers
+	bad := func(key, msg string) error {
+		line, col := keyPosition(data, "trailers", key)
+		return fmt.Errorf("%s:%d:%d: trailers.%s: %s", name, line, col, key, msg)
+	}
+	switch t.Footer {
+	case "keep", "strip", "refuse":
+	default:
+		return bad("footer", fmt.Sprintf("%q is not one of keep, strip, refuse", t.Footer))
+	}
+	switch t.AgentCoauthor {
+	case "refuse", "rewrite":
+	default:
+		return bad("agent_coauthor", fmt.Sprintf("%q is not one of refuse, rewrite", t.AgentCoauthor))
+	}
+	if strings.TrimSpace(t.Format) == "" || strings.ContainsAny(t.Format, "\r\n") {
+		return bad("format", "must be one non-empty line")
+	}
+	for _, tool := range t.Tools {
+		if strings.ContainsAny(tool, "\r\n") {
+			return bad("tools", "a tool name must be one line")
+		}
+	}
+	for id, m := range t.Models {
+		if strings.ContainsAny(m, "\r\n") {
+			return bad("models", fmt.Sprintf("the model for %s must be one line", id))
+		}
+	}
+	return nil
+}
+
+var tableHeader = regexp.MustCompile(`^\s*\[\s*([A-Za-z0-9_.\-]+)\s*\]`)
+
+// keyPosition finds the line and column of key in table, for messages about
+// values that decode fine but mean nothing; 1:1 when it cannot tell.
+func keyPosition(data []byte, table, key string) (int, int) {
+	current := ""
+	keyRe := regexp.MustCompile(`^(\s*)` + regexp.QuoteMeta(key) + `\s*=`)
+	for i, line := range strings.Split(string(data), "\n") {
+		if m := tableHeader.FindStringSubmatch(line); m != nil {
+			current = m[1]
+			continue
+		}
+		if m := keyRe.FindStringSubmatch(line); m != nil && (current == table || strings.HasPrefix(current, table+".")) {
+			return i + 1, len(m[1]) + 1
+		}
+	}
+	return 1, 1
+}

@@ -1,0 +1,78 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+var uncomment = regexp.MustCompile(`^# ([a-z_]+ = |\[)`)
+
+func TestTemplateDecodesToDefaults(t *testing.T) {
+	c, err := Parse("config.toml", []byte(Template))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(c, Default()) {
+		t.Fatalf("template decodes to %+v, want the defaults %+v", c, Default())
+	}
+	// Uncommenting every key must give a valid file with the same values.
+	var b strings.Builder
+	for _, line := range strings.Split(Template, "\n") {
+		if uncomment.MatchString(line) {
+			line = strings.TrimPrefix(line, "# ")
+		}
+		b.WriteString(line + "\n")
+	}
+	c, err = Parse("config.toml", []byte(b.String()))
+	if err != nil {
+		t.Fatalf("uncommented template: %v\n%s", err, b.String())
+	}
+	if c.Trailers.Footer != "keep" || c.Trailers.Models["claude"] != "claude-opus-4-5" {
+		t.Fatalf("uncommented template decoded to %+v", c.Trailers)
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	for _, tc := range []struct{ name, data, want string }{
+		{"unknown key", "[trailers]\nfooter = \"keep\"\nfoter = \"x\"\n", "c.toml:3:1: unknown key trailers.foter"},
+		{"unknown table", "[trailer]\nformat = \"x\"\n", "c.toml:1:2: unknown key trailer"},
+		{"bad footer", "[trailers]\n  footer = \"drop\"\n", `c.toml:2:3: trailers.footer: "drop" is not one of keep, strip, refuse`},
+		{"bad coauthor", "[trailers]\nagent_coauthor = \"allow\"\n", `c.toml:2:1: trailers.agent_coauthor: "allow" is not one of refuse, rewrite`},
+		{"empty format", "[trailers]\nformat = \"\"\n", "c.toml:2:1: trailers.format: must be one non-empty line"},
+		{"syntax", "[trailers\n", "c.toml:1:"},
+		{"wrong type", "[trailers]\ntools = \"x\"\n", "c.toml:2:"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse("c.toml", []byte(tc.data))
+			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Fatalf("error %v, want prefix %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestLoad(t *testing.T) {
+	dir := t.TempDir()
+	c, err := Load(dir)
+	if err != nil || !reflect.DeepEqual(c, Default()) {
+		t.Fatalf("missing file: %+v, %v; want defaults", c, err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, Dir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	data := "[trailers]\nformat = \"LLM\"\nfooter = \"strip\"\n[trailers.models]\ncodex = \"gpt-5\"\n"
+	if err := os.WriteFile(filepath.Join(dir, File), []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err = Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Trailers.Format != "LLM" || c.Trailers.Footer != "strip" || c.Trailers.Models["codex"] != "gpt-5" || c.Trailers.AgentCoauthor != "refuse" {
+		t.Fatalf("decoded %+v", c.Trailers)
+	}
+}

@@ -1,0 +1,29 @@
+package config
+
+// Template is the configuration `sentinel init` writes: every key, at its
+// default, commented out, with what it does.
+const Template = `# sentinel's project configuration. Every key is shown at its default.
+# Uncomment a key to change it. Reference: the README's "Configuration".
+
+[trailers]
+# The Assisted-by value. {agent} is the agent's name (no spaces), {model}
+# the model ("unknown" when nobody names it), {tools} the tools below.
+# Some projects want a bare value: format = "LLM".
+# format = "{agent}:{model}"
+
+# Tools appended to the value, as in the kernel's "AGENT:MODEL [TOOL1] [TOOL2]".
+# tools = []
+
+# What an agent's Co-authored-by gets: "refuse" (the commit is refused) or
+# "rewrite" (it becomes an Assisted-by).
+# agent_coauthor = "refuse"
+
+# What agent footer lines ("🤖 Generated with [Claude Code](…)", "Made with
+# Cursor") get: "keep", "strip" or "refuse".
+# footer = "keep"
+
+# The model to record for an agent that does not say which model it runs.
+# [trailers.models]
+# claude = "claude-opus-4-5"
+# codex = "gpt-5-codex"
+`

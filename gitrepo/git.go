@@ -1,0 +1,155 @@
+// Package gitrepo is sentinel's one door to git: every git command line it
+// runs is a named value here, and object reads go through go-git with a
+// fallback to the git CLI where go-git cannot open a repository.
+package gitrepo
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"strings"
+)
+
+// Every git command line sentinel runs. Keeping them here, named, makes it
+// possible to audit what sentinel asks of git and to fake git in unit tests.
+var (
+	// ArgvConfigSyntax reads the keys that change how trailers are parsed.
+	ArgvConfigSyntax = []string{"config", "-z", "--get-regexp", `^(core\.comment(char|string)|trailer\..*)$`}
+	// ArgvUserIdent reads the committer identity.
+	ArgvUserIdent = []string{"var", "GIT_COMMITTER_IDENT"}
+	// ArgvShowToplevel prints the root of the work tree.
+	ArgvShowToplevel = []string{"rev-parse", "--show-toplevel"}
+	// ArgvRevList lists commits; the range is appended.
+	ArgvRevList = []string{"rev-list", "--reverse"}
+	// ArgvCatFileBatch reads objects by id on stdin.
+	ArgvCatFileBatch = []string{"cat-file", "--batch"}
+)
+
+// Runner runs git with the given arguments in a directory and returns its
+// standard output. Unit tests replace it; everything else uses Exec.
+type Runner interface {
+	Run(ctx context.Context, dir string, stdin []byte, argv ...string) ([]byte, error)
+}
+
+// Exec runs the real git found on PATH.
+type Exec struct{}
+
+// ExitError is a git command that ran and exited non-zero.
+type ExitError struct {
+	// Argv is the git command line, without "git".
+	Argv []string
+	// Code is git's exit status.
+	Code int
+	// Stderr is what git printed on standard error, trimmed.
+	Stderr string
+}
+
+// Error describes the failed command and what git said.
+func (e *ExitError) Error() string {
+	msg := fmt.Sprintf("git %s: exit status %d", strings.Join(e.Argv, " "), e.Code)
+	if e.Stderr != "" {
+		msg += ": " + e.Stderr
+	}
+	return msg
+}
+
+// Run runs git and returns its standard output.
+func (Exec) Run(ctx context.Context, dir string, stdin []byte, argv ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, "git", argv...)
+	cmd.Dir = dir
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout = &stdout
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return stdout.Bytes(), &ExitError{Argv: argv, Code: ee.ExitCode(), Stderr: strings.TrimSpace(stderr.String())}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("run git: %w", err)
+	}
+	return stdout.Bytes(), nil
+}
+
+// Git runs git commands for one directory.
+type Git struct {
+	// Dir is the directory git runs in; empty means the current one.
+	Dir string
+	// Runner runs the commands; nil means Exec.
+	Runner Runner
+}
+
+func (g *Git) run(ctx context.Context, stdin []byte, argv []string, extra ...string) ([]byte, error) {
+	r := g.Runner
+	if r == nil {
+		r = Exec{}
+	}
+	full := append(append([]string(nil), argv...), extra...)
+	return r.Run(ctx, g.Dir, stdin, full...)
+}
+
+// ConfigEntry is one key and value from git's configuration.
+type ConfigEntry struct {
+	// Key is the key with section and variable lower-cased.
+	Key string
+	// Value is the value as git prints it.
+	Value string
+}
+
+// SyntaxConfig returns the comment and trailer settings that change how
+// git finds trailers, from every configuration git reads, in git's order.
+func (g *Git) SyntaxConfig(ctx context.Context) ([]ConfigEntry, error) {
+	out, err := g.run(ctx, nil, ArgvConfigSyntax)
+	var ee *ExitError
+	if errors.As(err, &ee) && ee.Code == 1 && ee.Stderr == "" {
+		// Exit status 1 is "no such key": nothing is configured.
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return parseConfigZ(out), nil
+}
+
+// parseConfigZ splits `git config -z --get-regexp` output: each entry is
+// the key, a newline, the value, then NUL (a key without value has no
+// newline).
+func parseConfigZ(out []byte) []ConfigEntry {
+	var entries []ConfigEntry
+	for _, rec := range bytes.Split(out, []byte{0}) {
+		if len(rec) == 0 {
+			continue
+		}
+		k, v, _ := bytes.Cut(rec, []byte{'\n'})
+		entries = append(entries, ConfigEntry{Key: string(k), Value: string(v)})
+	}
+	return entries
+}
+
+// CommitterIdent returns "Name <email>" of the committer git would record.
+func (g *Git) CommitterIdent(ctx context.Context) (string, error) {
+	out, err := g.run(ctx, nil, ArgvUserIdent)
+	if err != nil {
+		return "", err
+	}
+	line := strings.TrimSpace(string(out))
+	// The ident ends with a timestamp and a zone after the closing '>'.
+	if i := strings.LastIndexByte(line, '>'); i >= 0 {
+		line = line[:i+1]
+	}
+	return line, nil
+}
+
+// Toplevel returns the root of the work tree.
+func (g *Git) Toplevel(ctx context.Context) (string, error) {
+	out, err := g.run(ctx, nil, ArgvShowToplevel)
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(out)), nil
+}

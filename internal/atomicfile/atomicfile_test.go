@@ -1,0 +1,67 @@
+package atomicfile
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestWriteFileKeepsModeAndLinks(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "msg")
+	if err := os.WriteFile(target, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink("msg", link); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFile(link, []byte("new"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("link was replaced: %v %v", fi, err)
+	}
+	st, err := os.Stat(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v, want 0600", st.Mode().Perm())
+	}
+	if b, _ := os.ReadFile(target); string(b) != "new" {
+		t.Errorf("content %q", b)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 2 {
+		t.Errorf("left temporary files behind: %v", entries)
+	}
+}
+
+func TestWriteFileFailureLeavesOriginal(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root writes into read-only directories")
+	}
+	dir := t.TempDir()
+	target := filepath.Join(dir, "msg")
+	if err := os.WriteFile(target, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chmod(dir, 0o755)
+	if err := WriteFile(target, []byte("new"), 0o644); err == nil {
+		t.Fatal("write into a read-only directory succeeded")
+	}
+	if b, _ := os.ReadFile(target); string(b) != "old" {
+		t.Errorf("original changed to %q", b)
+	}
+}
+
+func TestWriteFileRefusesDirectory(t *testing.T) {
+	dir := t.TempDir()
+	if err := WriteFile(dir, []byte("x"), 0o644); err == nil {
+		t.Fatal("wrote over a directory")
+	}
+}

@@ -1,0 +1,70 @@
+package trailers
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Finding is the policy's verdict on one message: a file, stdin or a commit.
+type Finding struct {
+	// Source names the message: a path, "-", or a commit id.
+	Source string `json:"source"`
+	// Title is the message's first line, for commits.
+	Title string `json:"title,omitempty"`
+	// Violations are the refused lines.
+	Violations []Violation `json:"violations"`
+}
+
+// Report is the result of checking one or more messages.
+type Report struct {
+	// Checked is how many messages were checked.
+	Checked int `json:"checked"`
+	// Findings are the messages that were refused.
+	Findings []Finding `json:"findings"`
+}
+
+// OK reports whether every message passed.
+func (r *Report) OK() bool { return len(r.Findings) == 0 }
+
+// WriteText prints the report for people.
+func (r *Report) WriteText(w io.Writer) error {
+	var b strings.Builder
+	for _, f := range r.Findings {
+		head := f.Source
+		if f.Title != "" {
+			head += " " + f.Title
+		}
+		fmt.Fprintf(&b, "%s: refused\n", head)
+		for _, v := range f.Violations {
+			fmt.Fprintf(&b, "  line %d: %s\n", v.Line, v.Text)
+			fmt.Fprintf(&b, "    %s: %s\n", v.Rule, v.Reason)
+			fmt.Fprintf(&b, "    fix: %s\n", v.Fix)
+		}
+	}
+	switch {
+	case r.OK() && r.Checked == 1:
+		b.WriteString("the message passes the attribution policy\n")
+	case r.OK():
+		fmt.Fprintf(&b, "%d commits pass the attribution policy\n", r.Checked)
+	default:
+		fmt.Fprintf(&b, "%d of %d checked refused\n", len(r.Findings), r.Checked)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteJSON prints the report as JSON.
+func (r *Report) WriteJSON(w io.Writer) error {
+	out := struct {
+		OK bool `json:"ok"`
+		*Report
+	}{r.OK(), r}
+	if out.Findings == nil {
+		out.Findings = []Finding{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}

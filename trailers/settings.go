@@ -1,0 +1,93 @@
+package trailers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/gitsentinel/sentinel/config"
+	"github.com/gitsentinel/sentinel/gitrepo"
+)
+
+// Settings is everything the attribution layer reads from a repository: the
+// work tree's root, the project configuration and git's trailer syntax.
+type Settings struct {
+	// Root is the work tree's root, or empty outside a repository.
+	Root string
+	// Config is the project configuration (defaults outside a repository).
+	Config *config.Config
+	// Syntax is how git finds trailers here.
+	Syntax Syntax
+}
+
+// LoadSettings reads the settings for the repository containing dir.
+// Outside a repository it returns the defaults and git's global syntax, as
+// `git interpret-trailers` does.
+func LoadSettings(ctx context.Context, dir string) (*Settings, error) {
+	s, err := LoadConfig(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := (&gitrepo.Git{Dir: dir}).SyntaxConfig(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("read git configuration: %w", err)
+	}
+	if s.Syntax, err = SyntaxFromConfig(entries); err != nil {
+		return nil, fmt.Errorf("git configuration: %w", err)
+	}
+	return s, nil
+}
+
+// LoadConfig reads the root and the project configuration, without asking
+// git for its trailer syntax.
+func LoadConfig(ctx context.Context, dir string) (*Settings, error) {
+	s := &Settings{Syntax: DefaultSyntax()}
+	root, err := gitrepo.FindRoot(ctx, dir)
+	switch {
+	case errors.Is(err, gitrepo.ErrNotRepository):
+		s.Config = config.Default()
+		return s, nil
+	case err != nil:
+		return nil, err
+	}
+	s.Root = root
+	if s.Config, err = config.Load(root); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Policy returns the attribution policy for a new message written while the
+// detected agent (nil for none) is running. fix turns an agent's
+// Co-authored-by into Assisted-by whatever the configuration says.
+func (s *Settings) Policy(detected *Detection, fix bool) Policy {
+	t := s.Config.Trailers
+	p := Policy{
+		Detected: detected,
+		Footer:   FooterMode(t.Footer),
+		Coauthor: CoauthorMode(t.AgentCoauthor),
+		Format:   t.Format,
+		Tools:    t.Tools,
+	}
+	if fix {
+		p.Coauthor = CoauthorRewrite
+	}
+	return p
+}
+
+// HistoryPolicy returns the policy for commits that already exist: nothing
+// can be rewritten, and an agent's hand without Assisted-by is refused.
+func (s *Settings) HistoryPolicy() Policy {
+	p := s.Policy(nil, false)
+	p.Coauthor = CoauthorRefuse
+	if p.Footer == FooterStrip {
+		p.Footer = FooterKeep
+	}
+	p.RequireAssisted = true
+	return p
+}
+
+// Detect finds the running agent with the configured models.
+func (s *Settings) Detect(getenv Getenv) *Detection {
+	return Detect(getenv, s.Config.Trailers.Models)
+}
