@@ -1,7 +1,6 @@
 package trailers
 
 import (
-	"net/mail"
 	"regexp"
 	"strings"
 )
@@ -171,15 +170,10 @@ func MatchIdentity(ident string) *Agent {
 	return nil
 }
 
-// splitIdent splits "Name <email>" into its parts; a bare address is an
-// e-mail, anything else a name.
+// splitIdent splits "Name <email>" as git writes identities; a bare address
+// is an e-mail, anything else a name.
 func splitIdent(ident string) (name, email string) {
 	ident = strings.TrimSpace(ident)
-	if addr, err := mail.ParseAddress(ident); err == nil {
-		return addr.Name, addr.Address
-	}
-	// mail.ParseAddress is strict about names ("aider (gpt-4o)" reads as a
-	// comment), so fall back to the angle brackets git itself uses.
 	if i := strings.LastIndexByte(ident, '<'); i >= 0 {
 		if j := strings.IndexByte(ident[i:], '>'); j > 0 {
 			return strings.TrimSpace(ident[:i]), strings.TrimSpace(ident[i+1 : i+j])
