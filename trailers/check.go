@@ -29,7 +29,7 @@ func (s *Settings) CheckRange(ctx context.Context, dir, spec string) (*Report, e
 		return nil, err
 	}
 	p := s.HistoryPolicy()
-	r := &Report{Checked: len(commits)}
+	r := &Report{Checked: len(commits), Commits: true}
 	for _, c := range commits {
 		out, err := s.Syntax.Apply(c.Message, p)
 		if err != nil {

@@ -21,6 +21,8 @@ type Finding struct {
 type Report struct {
 	// Checked is how many messages were checked.
 	Checked int `json:"checked"`
+	// Commits reports whether the messages were commits of a range.
+	Commits bool `json:"-"`
 	// Findings are the messages that were refused.
 	Findings []Finding `json:"findings"`
 }
@@ -43,13 +45,17 @@ func (r *Report) WriteText(w io.Writer) error {
 			fmt.Fprintf(&b, "    fix: %s\n", v.Fix)
 		}
 	}
-	switch {
-	case r.OK() && r.Checked == 1:
-		b.WriteString("the message passes the attribution policy\n")
-	case r.OK():
-		fmt.Fprintf(&b, "%d commits pass the attribution policy\n", r.Checked)
-	default:
-		fmt.Fprintf(&b, "%d of %d checked refused\n", len(r.Findings), r.Checked)
+	unit := "message"
+	if r.Commits {
+		unit = "commit"
+	}
+	if r.Checked != 1 {
+		unit += "s"
+	}
+	if r.OK() {
+		fmt.Fprintf(&b, "%d %s checked: all pass the attribution policy\n", r.Checked, unit)
+	} else {
+		fmt.Fprintf(&b, "%d of %d %s checked refused\n", len(r.Findings), r.Checked, unit)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -1,0 +1,40 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestMain lets the test binary act as the sentinel command inside scripts,
+// so that scripts and the git hooks they install run sentinel in-process.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){"sentinel": main})
+}
+
+// TestScripts runs the end-to-end scripts under testdata/script with the
+// real git.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 filepath.Join("testdata", "script"),
+		RequireExplicitExec: true,
+		Setup: func(e *testscript.Env) error {
+			home := filepath.Join(e.WorkDir, ".home")
+			if err := os.MkdirAll(home, 0o755); err != nil {
+				return err
+			}
+			e.Setenv("HOME", home)
+			e.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+			e.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+			e.Setenv("GIT_AUTHOR_NAME", "Jane Doe")
+			e.Setenv("GIT_AUTHOR_EMAIL", "jane@example.com")
+			e.Setenv("GIT_COMMITTER_NAME", "Jane Doe")
+			e.Setenv("GIT_COMMITTER_EMAIL", "jane@example.com")
+			e.Setenv("GIT_AUTHOR_DATE", "2026-11-29T12:00:00Z")
+			e.Setenv("GIT_COMMITTER_DATE", "2026-11-29T12:00:00Z")
+			return nil
+		},
+	})
+}

@@ -1,0 +1,180 @@
+package gitrepo
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	git "github.com/go-git/go-git/v5"
+)
+
+func gitT(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	out, err := (Exec{}).Run(context.Background(), dir, nil, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// historyRepo builds a repository with a merge, so that a range has commits
+// on two lines of history.
+func historyRepo(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	// A test run from inside a git hook inherits the hook's repository.
+	for _, k := range []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR"} {
+		t.Setenv(k, "")
+		os.Unsetenv(k)
+	}
+	t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	t.Setenv("GIT_AUTHOR_NAME", "Jane Doe")
+	t.Setenv("GIT_AUTHOR_EMAIL", "jane@example.com")
+	t.Setenv("GIT_COMMITTER_NAME", "Rob Roe")
+	t.Setenv("GIT_COMMITTER_EMAIL", "rob@example.com")
+	dir := t.TempDir()
+	gitT(t, dir, "init", "-q", "-b", "main")
+	gitT(t, dir, "commit", "-q", "--allow-empty", "-m", "root")
+	gitT(t, dir, "tag", "root")
+	gitT(t, dir, "checkout", "-q", "-b", "topic")
+	gitT(t, dir, "commit", "-q", "--allow-empty", "-m", "topic one", "-m", "Body.\n\nSigned-off-by: Jane Doe <jane@example.com>")
+	gitT(t, dir, "commit", "-q", "--allow-empty", "-m", "topic two")
+	gitT(t, dir, "checkout", "-q", "main")
+	gitT(t, dir, "commit", "-q", "--allow-empty", "-m", "main one")
+	gitT(t, dir, "merge", "-q", "--no-ff", "-m", "merge topic", "topic")
+	return dir
+}
+
+func hashes(cs []Commit) []string {
+	var out []string
+	for _, c := range cs {
+		out = append(out, c.Hash)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func revList(t *testing.T, dir, spec string) []string {
+	out := strings.Fields(gitT(t, dir, "rev-list", spec))
+	sort.Strings(out)
+	return out
+}
+
+// TestRangeMatchesRevList checks both readers against git rev-list.
+func TestRangeMatchesRevList(t *testing.T) {
+	dir := historyRepo(t)
+	ctx := context.Background()
+	for _, spec := range []string{"HEAD", "root..HEAD", "root..topic", "topic..main", "main..topic", "HEAD~1..HEAD"} {
+		want := revList(t, dir, spec)
+		got, err := Range(ctx, dir, spec)
+		if err != nil {
+			t.Fatalf("%s: %v", spec, err)
+		}
+		if g := hashes(got); strings.Join(g, " ") != strings.Join(want, " ") {
+			t.Errorf("go-git %s: %v, want %v", spec, g, want)
+		}
+		cli, err := rangeCLI(ctx, &Git{Dir: dir}, spec)
+		if err != nil {
+			t.Fatalf("cli %s: %v", spec, err)
+		}
+		if g := hashes(cli); strings.Join(g, " ") != strings.Join(want, " ") {
+			t.Errorf("cli %s: %v, want %v", spec, g, want)
+		}
+		byHash := map[string]Commit{}
+		for _, c := range cli {
+			byHash[c.Hash] = c
+		}
+		for _, c := range got {
+			o := byHash[c.Hash]
+			if string(o.Message) != string(c.Message) || o.Author != c.Author || o.Committer != c.Committer {
+				t.Errorf("%s: go-git and cli disagree on %s:\n%+v\n%+v", spec, c.Hash, c, o)
+			}
+			if c.Author != "Jane Doe <jane@example.com>" || c.Committer != "Rob Roe <rob@example.com>" {
+				t.Errorf("identities %q %q", c.Author, c.Committer)
+			}
+		}
+	}
+	got, _ := Range(ctx, dir, "root..HEAD")
+	if first := strings.TrimSpace(string(got[0].Message)); first == "merge topic" {
+		t.Errorf("range is not oldest first: %q", first)
+	}
+}
+
+// TestRangeFallsBackToGit covers repositories go-git refuses to open.
+func TestRangeFallsBackToGit(t *testing.T) {
+	dir := historyRepo(t)
+	gitT(t, dir, "config", "core.repositoryformatversion", "1")
+	gitT(t, dir, "config", "extensions.worktreeConfig", "true")
+	if _, err := git.PlainOpen(dir); err == nil {
+		t.Fatal("go-git opens the repository: this test no longer exercises the fallback")
+	}
+	got, err := Range(context.Background(), dir, "root..HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, want := hashes(got), revList(t, dir, "root..HEAD"); strings.Join(g, " ") != strings.Join(want, " ") {
+		t.Fatalf("fallback: %v, want %v", g, want)
+	}
+	var msgs []string
+	for _, c := range got {
+		msgs = append(msgs, strings.TrimSpace(string(c.Message)))
+	}
+	if !strings.Contains(strings.Join(msgs, "|"), "topic one\n\nBody.\n\nSigned-off-by: Jane Doe <jane@example.com>") {
+		t.Errorf("messages %q", msgs)
+	}
+}
+
+func TestRangeErrors(t *testing.T) {
+	dir := historyRepo(t)
+	for _, spec := range []string{"nosuch..HEAD", "HEAD..nosuch", "a...b"} {
+		if _, err := Range(context.Background(), dir, spec); err == nil {
+			t.Errorf("%s: no error", spec)
+		}
+	}
+}
+
+func TestFindRoot(t *testing.T) {
+	dir := historyRepo(t)
+	sub := filepath.Join(dir, "a", "b")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	root, err := FindRoot(context.Background(), sub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := filepath.EvalSymlinks(dir)
+	if got, _ := filepath.EvalSymlinks(root); got != want {
+		t.Errorf("root %q, want %q", got, want)
+	}
+	// A linked worktree has a .git file, not a directory.
+	wt := filepath.Join(t.TempDir(), "wt")
+	gitT(t, dir, "worktree", "add", "-q", wt, "topic")
+	root, err = FindRoot(context.Background(), wt)
+	if err != nil || root != wt {
+		t.Errorf("worktree root %q, %v; want %q", root, err, wt)
+	}
+	if _, err := FindRoot(context.Background(), "/"); err != ErrNotRepository {
+		t.Errorf("root of /: %v", err)
+	}
+}
+
+func TestParseConfigZ(t *testing.T) {
+	got := parseConfigZ([]byte("core.commentchar\n;\x00trailer.sign.key\nSigned-off-by: \x00trailer.flag\x00"))
+	want := []ConfigEntry{{"core.commentchar", ";"}, {"trailer.sign.key", "Signed-off-by: "}, {"trailer.flag", ""}}
+	if len(got) != len(want) {
+		t.Fatalf("%v", got)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("%d: %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}
