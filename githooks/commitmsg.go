@@ -45,7 +45,7 @@ func CommitMsg(ctx context.Context, dir, file string, getenv trailers.Getenv) (*
 	if !report.OK() || !out.Changed {
 		return res, nil
 	}
-	if err := atomicfile.WriteFile(file, out.Message, 0o644); err != nil {
+	if err := atomicfile.WriteTransient(file, out.Message, 0o644); err != nil {
 		return nil, err
 	}
 	res.Edits = out.Edits

@@ -21,6 +21,9 @@ var (
 	ArgvUserIdent = []string{"var", "GIT_COMMITTER_IDENT"}
 	// ArgvShowToplevel prints the root of the work tree.
 	ArgvShowToplevel = []string{"rev-parse", "--show-toplevel"}
+	// ArgvLocate prints the common git dir, the object format and, for
+	// each revision appended, its commit id.
+	ArgvLocate = []string{"rev-parse", "--git-common-dir", "--show-object-format"}
 	// ArgvRevList lists commits; the range is appended.
 	ArgvRevList = []string{"rev-list", "--reverse"}
 	// ArgvCatFileBatch reads objects by id on stdin.

@@ -7,12 +7,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strconv"
 	"strings"
 
-	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
+	"github.com/go-git/go-git/v5/storage/filesystem"
 )
 
 // Commit is what sentinel reads of a commit.
@@ -35,21 +39,14 @@ func (c Commit) Short() string {
 
 // Range lists the commits of a range, oldest first: "A..B" is the commits
 // reachable from B and not from A, and a single revision is every commit
-// reachable from it. Objects are read with go-git; when go-git cannot open
-// the repository (extensions it does not know, odd layouts) the git CLI
-// reads them instead.
+// reachable from it. git resolves the revisions, so every revision syntax
+// git knows works; go-git's object storage reads the commits in-process.
+// Where go-git cannot read the repository (SHA-256 objects, a missing
+// object in a partial clone) git cat-file reads them instead.
 func Range(ctx context.Context, dir, spec string) ([]Commit, error) {
 	if strings.Contains(spec, "...") {
 		return nil, fmt.Errorf("range %q: only A..B or a single revision is supported", spec)
 	}
-	repo, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
-	if err != nil {
-		return rangeCLI(ctx, &Git{Dir: dir}, spec)
-	}
-	return rangeGoGit(repo, spec)
-}
-
-func rangeGoGit(repo *git.Repository, spec string) ([]Commit, error) {
 	from, to, hasFrom := strings.Cut(spec, "..")
 	if !hasFrom {
 		to, from = spec, ""
@@ -57,29 +54,73 @@ func rangeGoGit(repo *git.Repository, spec string) ([]Commit, error) {
 	if to == "" {
 		to = "HEAD"
 	}
-	resolve := func(rev string) (plumbing.Hash, error) {
-		h, err := repo.ResolveRevision(plumbing.Revision(rev))
-		if err != nil {
-			return plumbing.ZeroHash, fmt.Errorf("unknown revision %q: %w", rev, err)
-		}
-		return *h, nil
+	g := &Git{Dir: dir}
+	revs := []string{to}
+	if from != "" {
+		revs = append(revs, from)
 	}
-	exclude := map[plumbing.Hash]bool{}
-	if hasFrom && from != "" {
-		h, err := resolve(from)
-		if err != nil {
-			return nil, err
-		}
-		if err := walk(repo, h, nil, func(c *object.Commit) { exclude[c.Hash] = true }); err != nil {
-			return nil, err
-		}
-	}
-	h, err := resolve(to)
+	loc, err := g.locate(ctx, revs...)
 	if err != nil {
 		return nil, err
 	}
+	if loc.objectFormat == "sha1" {
+		st := filesystem.NewStorageWithOptions(osfs.New(loc.commonDir), cache.NewObjectLRUDefault(), filesystem.Options{})
+		commits, err := rangeStorage(st, loc.hashes)
+		if err == nil {
+			return commits, nil
+		}
+	}
+	return rangeCLI(ctx, g, spec)
+}
+
+// location is where a repository keeps its objects, and revisions resolved.
+type location struct {
+	commonDir    string
+	objectFormat string
+	hashes       []string
+}
+
+// locate asks git, in one process, for the common git dir, the object
+// format and the commit ids of revs.
+func (g *Git) locate(ctx context.Context, revs ...string) (location, error) {
+	args := make([]string, 0, len(revs)+1)
+	for _, r := range revs {
+		args = append(args, r+"^{commit}")
+	}
+	args = append(args, "--")
+	out, err := g.run(ctx, nil, ArgvLocate, args...)
+	if err != nil {
+		var ee *ExitError
+		if errors.As(err, &ee) && strings.Contains(ee.Stderr, "not a git repository") {
+			return location{}, ErrNotRepository
+		}
+		return location{}, fmt.Errorf("unknown revision in %q: %w", strings.Join(revs, " "), err)
+	}
+	lines := strings.Fields(string(out))
+	// rev-parse echoes the "--" that keeps revisions apart from paths.
+	if n := len(lines); n > 0 && lines[n-1] == "--" {
+		lines = lines[:n-1]
+	}
+	if len(lines) != 2+len(revs) {
+		return location{}, fmt.Errorf("git rev-parse: unexpected output %q", out)
+	}
+	dir := lines[0]
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(g.Dir, dir)
+	}
+	return location{commonDir: dir, objectFormat: lines[1], hashes: lines[2:]}, nil
+}
+
+// rangeStorage lists hashes[0] minus hashes[1:] with go-git's storage.
+func rangeStorage(st storer.EncodedObjectStorer, hashes []string) ([]Commit, error) {
+	exclude := map[plumbing.Hash]bool{}
+	for _, h := range hashes[1:] {
+		if err := walk(st, plumbing.NewHash(h), nil, func(c *object.Commit) { exclude[c.Hash] = true }); err != nil {
+			return nil, err
+		}
+	}
 	var out []Commit
-	err = walk(repo, h, exclude, func(c *object.Commit) {
+	err := walk(st, plumbing.NewHash(hashes[0]), exclude, func(c *object.Commit) {
 		out = append(out, Commit{
 			Hash:      c.Hash.String(),
 			Author:    fmt.Sprintf("%s <%s>", c.Author.Name, c.Author.Email),
@@ -99,7 +140,7 @@ func rangeGoGit(repo *git.Repository, spec string) ([]Commit, error) {
 
 // walk visits every commit reachable from start and not in stop, each once.
 // A shallow clone's missing parents end the walk quietly, as in git.
-func walk(repo *git.Repository, start plumbing.Hash, stop map[plumbing.Hash]bool, visit func(*object.Commit)) error {
+func walk(st storer.EncodedObjectStorer, start plumbing.Hash, stop map[plumbing.Hash]bool, visit func(*object.Commit)) error {
 	seen := map[plumbing.Hash]bool{}
 	stack := []plumbing.Hash{start}
 	for len(stack) > 0 {
@@ -109,7 +150,7 @@ func walk(repo *git.Repository, start plumbing.Hash, stop map[plumbing.Hash]bool
 			continue
 		}
 		seen[h] = true
-		c, err := repo.CommitObject(h)
+		c, err := object.GetCommit(st, h)
 		if errors.Is(err, plumbing.ErrObjectNotFound) && h != start {
 			continue
 		}

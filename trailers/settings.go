@@ -24,15 +24,26 @@ type Settings struct {
 // Outside a repository it returns the defaults and git's global syntax, as
 // `git interpret-trailers` does.
 func LoadSettings(ctx context.Context, dir string) (*Settings, error) {
+	// git config is a process of its own and the slowest step of the
+	// commit-msg hook; the project configuration is read meanwhile.
+	type answer struct {
+		entries []gitrepo.ConfigEntry
+		err     error
+	}
+	ch := make(chan answer, 1)
+	go func() {
+		e, err := (&gitrepo.Git{Dir: dir}).SyntaxConfig(ctx)
+		ch <- answer{e, err}
+	}()
 	s, err := LoadConfig(ctx, dir)
+	a := <-ch
 	if err != nil {
 		return nil, err
 	}
-	entries, err := (&gitrepo.Git{Dir: dir}).SyntaxConfig(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("read git configuration: %w", err)
+	if a.err != nil {
+		return nil, fmt.Errorf("read git configuration: %w", a.err)
 	}
-	if s.Syntax, err = SyntaxFromConfig(entries); err != nil {
+	if s.Syntax, err = SyntaxFromConfig(a.entries); err != nil {
 		return nil, fmt.Errorf("git configuration: %w", err)
 	}
 	return s, nil

@@ -12,10 +12,23 @@ import (
 	"path/filepath"
 )
 
-// WriteFile replaces the file at path with data. An existing file keeps its
-// mode; a new one gets perm. A symbolic link is followed, so the link stays
-// a link and its target is replaced. On error the original is untouched.
-func WriteFile(path string, data []byte, perm fs.FileMode) (err error) {
+// WriteFile replaces the file at path with data, durably: the data reaches
+// the disk before the rename. An existing file keeps its mode; a new one
+// gets perm. A symbolic link is followed, so the link stays a link and its
+// target is replaced. On error the original is untouched.
+func WriteFile(path string, data []byte, perm fs.FileMode) error {
+	return write(path, data, perm, true)
+}
+
+// WriteTransient replaces a file as WriteFile does, atomically, but without
+// waiting for the disk. It is for files that live only as long as one git
+// command, such as the commit message a hook edits: git does not sync them
+// either, and a power cut loses the commit they belong to anyway.
+func WriteTransient(path string, data []byte, perm fs.FileMode) error {
+	return write(path, data, perm, false)
+}
+
+func write(path string, data []byte, perm fs.FileMode, durable bool) (err error) {
 	target := path
 	if resolved, rerr := filepath.EvalSymlinks(path); rerr == nil {
 		target = resolved
@@ -45,8 +58,10 @@ func WriteFile(path string, data []byte, perm fs.FileMode) (err error) {
 	if err = tmp.Chmod(mode); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	if err = tmp.Sync(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+	if durable {
+		if err = tmp.Sync(); err != nil {
+			return fmt.Errorf("write %s: %w", path, err)
+		}
 	}
 	if err = tmp.Close(); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
