@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/pelletier/go-toml/v2"
 )
@@ -129,7 +130,11 @@ func (c *Config) validate(name string, data []byte) error {
 	return nil
 }
 
-var tableHeader = regexp.MustCompile(`^\s*\[\s*([A-Za-z0-9_.\-]+)\s*\]`)
+// tableHeader is compiled on first use: it only serves error messages, and
+// every hook run would pay for compiling it at start-up.
+var tableHeader = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*\[\s*([A-Za-z0-9_.\-]+)\s*\]`)
+})
 
 // keyPosition finds the line and column of key in table, for messages about
 // values that decode fine but mean nothing; 1:1 when it cannot tell.
@@ -137,7 +142,7 @@ func keyPosition(data []byte, table, key string) (int, int) {
 	current := ""
 	keyRe := regexp.MustCompile(`^(\s*)` + regexp.QuoteMeta(key) + `\s*=`)
 	for i, line := range strings.Split(string(data), "\n") {
-		if m := tableHeader.FindStringSubmatch(line); m != nil {
+		if m := tableHeader().FindStringSubmatch(line); m != nil {
 			current = m[1]
 			continue
 		}

@@ -14,7 +14,6 @@ import (
 	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
-	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 )
@@ -115,19 +114,12 @@ func (g *Git) locate(ctx context.Context, revs ...string) (location, error) {
 func rangeStorage(st storer.EncodedObjectStorer, hashes []string) ([]Commit, error) {
 	exclude := map[plumbing.Hash]bool{}
 	for _, h := range hashes[1:] {
-		if err := walk(st, plumbing.NewHash(h), nil, func(c *object.Commit) { exclude[c.Hash] = true }); err != nil {
+		if err := walk(st, plumbing.NewHash(h), nil, func(c *rawCommit) { exclude[plumbing.NewHash(c.Hash)] = true }); err != nil {
 			return nil, err
 		}
 	}
 	var out []Commit
-	err := walk(st, plumbing.NewHash(hashes[0]), exclude, func(c *object.Commit) {
-		out = append(out, Commit{
-			Hash:      c.Hash.String(),
-			Author:    fmt.Sprintf("%s <%s>", c.Author.Name, c.Author.Email),
-			Committer: fmt.Sprintf("%s <%s>", c.Committer.Name, c.Committer.Email),
-			Message:   []byte(c.Message),
-		})
-	})
+	err := walk(st, plumbing.NewHash(hashes[0]), exclude, func(c *rawCommit) { out = append(out, c.Commit) })
 	if err != nil {
 		return nil, err
 	}
@@ -140,7 +132,7 @@ func rangeStorage(st storer.EncodedObjectStorer, hashes []string) ([]Commit, err
 
 // walk visits every commit reachable from start and not in stop, each once.
 // A shallow clone's missing parents end the walk quietly, as in git.
-func walk(st storer.EncodedObjectStorer, start plumbing.Hash, stop map[plumbing.Hash]bool, visit func(*object.Commit)) error {
+func walk(st storer.EncodedObjectStorer, start plumbing.Hash, stop map[plumbing.Hash]bool, visit func(*rawCommit)) error {
 	seen := map[plumbing.Hash]bool{}
 	stack := []plumbing.Hash{start}
 	for len(stack) > 0 {
@@ -150,16 +142,26 @@ func walk(st storer.EncodedObjectStorer, start plumbing.Hash, stop map[plumbing.
 			continue
 		}
 		seen[h] = true
-		c, err := object.GetCommit(st, h)
+		obj, err := st.EncodedObject(plumbing.CommitObject, h)
 		if errors.Is(err, plumbing.ErrObjectNotFound) && h != start {
 			continue
 		}
 		if err != nil {
 			return fmt.Errorf("read commit %s: %w", h, err)
 		}
+		r, err := obj.Reader()
+		if err != nil {
+			return fmt.Errorf("read commit %s: %w", h, err)
+		}
+		raw, err := io.ReadAll(r)
+		r.Close()
+		if err != nil {
+			return fmt.Errorf("read commit %s: %w", h, err)
+		}
+		c := parseRawCommit(h.String(), raw)
 		visit(c)
-		for i := len(c.ParentHashes) - 1; i >= 0; i-- {
-			stack = append(stack, c.ParentHashes[i])
+		for i := len(c.parents) - 1; i >= 0; i-- {
+			stack = append(stack, plumbing.NewHash(c.parents[i]))
 		}
 	}
 	return nil
@@ -199,19 +201,29 @@ func rangeCLI(ctx context.Context, g *Git, spec string) ([]Commit, error) {
 		if _, err := io.ReadFull(r, body); err != nil {
 			return nil, fmt.Errorf("read commits: %w", err)
 		}
-		commits = append(commits, parseRawCommit(f[0], body[:size]))
+		commits = append(commits, parseRawCommit(f[0], body[:size]).Commit)
 	}
 	return commits, nil
 }
 
-// parseRawCommit splits a raw commit object into its identities and message.
-func parseRawCommit(hash string, raw []byte) Commit {
-	c := Commit{Hash: hash}
+// rawCommit is a commit and its parents, as read from the object.
+type rawCommit struct {
+	Commit
+	parents []string
+}
+
+// parseRawCommit splits a raw commit object into its parents, identities
+// and message. Reading the object directly keeps go-git's commit decoding,
+// and the OpenPGP code it pulls in, out of every start-up.
+func parseRawCommit(hash string, raw []byte) *rawCommit {
+	c := &rawCommit{Commit: Commit{Hash: hash}}
 	headers, msg, _ := bytes.Cut(raw, []byte("\n\n"))
 	c.Message = msg
 	for _, line := range strings.Split(string(headers), "\n") {
 		key, val, _ := strings.Cut(line, " ")
 		switch key {
+		case "parent":
+			c.parents = append(c.parents, val)
 		case "author", "committer":
 			// "Name <email> 1700000000 +0000": drop the date.
 			if i := strings.LastIndexByte(val, '>'); i >= 0 {
