@@ -18,6 +18,9 @@ import (
 	"github.com/go-git/go-git/v5/storage/filesystem"
 )
 
+// ErrUnknownRevision is returned for a revision git cannot resolve to a commit.
+var ErrUnknownRevision = errors.New("unknown revision")
+
 // Commit is what sentinel reads of a commit.
 type Commit struct {
 	// Hash is the full commit id.
@@ -60,7 +63,7 @@ func Range(ctx context.Context, dir, spec string) ([]Commit, error) {
 	}
 	loc, err := g.locate(ctx, revs...)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("range %q: %w", spec, err)
 	}
 	if loc.objectFormat == "sha1" {
 		st := filesystem.NewStorageWithOptions(osfs.New(loc.commonDir), cache.NewObjectLRUDefault(), filesystem.Options{})
@@ -93,7 +96,10 @@ func (g *Git) locate(ctx context.Context, revs ...string) (location, error) {
 		if errors.As(err, &ee) && strings.Contains(ee.Stderr, "not a git repository") {
 			return location{}, ErrNotRepository
 		}
-		return location{}, fmt.Errorf("unknown revision in %q: %w", strings.Join(revs, " "), err)
+		if errors.As(err, &ee) && ee.Stderr != "" {
+			return location{}, fmt.Errorf("%s: %w", strings.TrimPrefix(ee.Stderr, "fatal: "), ErrUnknownRevision)
+		}
+		return location{}, fmt.Errorf("%w: %w", ErrUnknownRevision, err)
 	}
 	lines := strings.Fields(string(out))
 	// rev-parse echoes the "--" that keeps revisions apart from paths.

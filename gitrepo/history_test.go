@@ -3,11 +3,12 @@ package gitrepo
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/gitsentinel/sentinel/internal/gittest"
 )
 
 func gitT(t *testing.T, dir string, args ...string) string {
@@ -23,16 +24,7 @@ func gitT(t *testing.T, dir string, args ...string) string {
 // on two lines of history.
 func historyRepo(t *testing.T, initArgs ...string) string {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
-	// A test run from inside a git hook inherits the hook's repository.
-	for _, k := range []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR"} {
-		t.Setenv(k, "")
-		os.Unsetenv(k)
-	}
-	t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	gittest.Isolate(t)
 	t.Setenv("GIT_AUTHOR_NAME", "Jane Doe")
 	t.Setenv("GIT_AUTHOR_EMAIL", "jane@example.com")
 	t.Setenv("GIT_COMMITTER_NAME", "Rob Roe")

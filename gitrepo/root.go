@@ -8,7 +8,7 @@ import (
 )
 
 // ErrNotRepository is returned when a directory is not inside a git work tree.
-var ErrNotRepository = errors.New("not inside a git work tree")
+var ErrNotRepository = errors.New("not inside a git work tree: cd into a repository, or create one with `git init`")
 
 // FindRoot returns the root of the work tree that contains dir. It looks for
 // ".git" upwards, which costs no process on the hot path of a hook, and asks

@@ -20,6 +20,11 @@ const SignedOffBy = "Signed-off-by"
 // title is the trailer.
 var ErrEmptyMessage = errors.New("the message is empty")
 
+// ErrNoPlace is returned when no insertion would leave a trailer git can
+// find, as when the message ends with a "---" line and no newline: the new
+// line's newline would make that line a patch divider.
+var ErrNoPlace = errors.New("there is no place for the trailer where git would find it: does the message end with a \"---\" line? end it with a newline")
+
 // CheckText returns an error when msg is not text sentinel can edit: git
 // refuses a NUL byte in a commit message, and sentinel only writes UTF-8.
 func CheckText(msg []byte) error {
@@ -127,6 +132,11 @@ func (s *Syntax) AddAssistedBy(msg []byte, value string) ([]byte, bool, error) {
 	out = append(out, msg[:at]...)
 	out = append(out, ins...)
 	out = append(out, msg[at:]...)
+	// The insertion may change the structure around it; the result must
+	// parse as git would parse it, with the new trailer in its block.
+	if nb := s.Find(out); !nb.HasTrailer(AssistedBy, value) {
+		return nil, false, ErrNoPlace
+	}
 	return out, true, nil
 }
 

@@ -62,6 +62,7 @@ func TestAddAssistedByRefuses(t *testing.T) {
 		wantText        string
 	}{
 		{"empty message", "", "A:b", ErrEmptyMessage, ""},
+		{"divider at the end without newline", "Title\n\nBody\n---", "A:b", ErrNoPlace, ""},
 		{"only comments", "# comment\n\n", "A:b", ErrEmptyMessage, ""},
 		{"invalid utf-8", "T\n\nB\xff\n", "A:b", nil, "3:2: the message is not valid UTF-8"},
 		{"nul byte", "T\x00\n", "A:b", nil, "1:2: the message contains a NUL byte"},

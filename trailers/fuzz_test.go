@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -75,4 +76,57 @@ func FuzzParseMatchesGit(f *testing.F) {
 			t.Errorf("parse differs from git on %q\n got: %q\nwant: %q", msg, got, want)
 		}
 	})
+}
+
+// FuzzAddAssistedBy checks the promises of AddAssistedBy on any message: it
+// only inserts (every other byte stays), the result carries the trailer as
+// git would parse it, and a second run changes nothing.
+func FuzzAddAssistedBy(f *testing.F) {
+	f.Add([]byte("\x01\x07\x00\x09\x00\x0a"))
+	f.Add([]byte("Title\n\nSigned-off-by: A <a@x>\n"))
+	f.Add([]byte("\x03\x08\x00\x14\x00\x1c\x09"))
+	const value = "Claude:claude-opus-4-5"
+	syn := DefaultSyntax()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		msg := generate(data)
+		out, changed, err := syn.AddAssistedBy(msg, value)
+		if err != nil {
+			if CheckText(msg) == nil && !errors.Is(err, ErrEmptyMessage) && !errors.Is(err, ErrNoPlace) {
+				t.Fatalf("unexpected error on text: %v", err)
+			}
+			return
+		}
+		if !changed {
+			if !bytes.Equal(out, msg) {
+				t.Fatal("unchanged, but the bytes differ")
+			}
+		} else if !isInsertion(msg, out) {
+			t.Fatalf("not a pure insertion:\n in: %q\nout: %q", msg, out)
+		}
+		found := false
+		for _, tr := range syn.Parse(out) {
+			if strings.EqualFold(tr.Token, AssistedBy) && strings.EqualFold(tr.Value, value) {
+				found = true
+			}
+		}
+		if !found {
+			t.Fatalf("the result has no Assisted-by trailer:\n in: %q\nout: %q", msg, out)
+		}
+		again, changed, err := syn.AddAssistedBy(out, value)
+		if err != nil || changed || !bytes.Equal(again, out) {
+			t.Fatalf("second run changed %q into %q (%v)", out, again, err)
+		}
+	})
+}
+
+// isInsertion reports whether out is in with one run of bytes inserted.
+func isInsertion(in, out []byte) bool {
+	if len(out) <= len(in) {
+		return false
+	}
+	i := 0
+	for i < len(in) && in[i] == out[i] {
+		i++
+	}
+	return bytes.Equal(in[i:], out[len(out)-(len(in)-i):])
 }

@@ -5,13 +5,13 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"testing"
 	"time"
 
 	"github.com/gitsentinel/sentinel/gitrepo"
+	"github.com/gitsentinel/sentinel/internal/gittest"
 )
 
 // gitConfigs are the configurations the differential tests run under: each
@@ -33,20 +33,7 @@ var gitConfigs = []struct {
 
 // isolateGit keeps the user's and the system's git configuration out of the
 // tests, so that only the configuration a test sets applies.
-func isolateGit(t testing.TB) {
-	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
-	// A test run from inside a git hook inherits the hook's repository.
-	for _, k := range []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR"} {
-		t.Setenv(k, "")
-		os.Unsetenv(k)
-	}
-	t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	t.Setenv("LC_ALL", "C")
-}
+func isolateGit(t testing.TB) { gittest.Isolate(t) }
 
 // gitRepoWith makes a repository with the given configuration and returns
 // its directory and the syntax sentinel reads from it through git.

@@ -21,12 +21,16 @@ const (
 // policyError is a refusal that has already been reported.
 type policyError struct{ what string }
 
+// Error says what was refused; the details were reported already.
 func (e *policyError) Error() string { return e.what }
 
 // usageError is a mistake on the command line.
 type usageError struct{ err error }
 
+// Error is the mistake.
 func (e *usageError) Error() string { return e.err.Error() }
+
+// Unwrap returns the mistake.
 func (e *usageError) Unwrap() error { return e.err }
 
 // exitCode maps the error run returns to the process's exit status, and

@@ -68,14 +68,17 @@ func runTrailersCheck(c *cli.Context, e *env, o trailersCheckOptions) error {
 		if err != nil {
 			return err
 		}
-		if o.fix && report.OK() && out.Changed {
-			if o.file == "-" {
+		if o.fix && o.file == "-" {
+			// A filter: the message, fixed or not, goes to stdout unless
+			// it is refused; the report goes beside it.
+			if report.OK() {
 				if _, err := e.stdout.Write(out.Message); err != nil {
 					return err
 				}
-				// The message went to stdout; the report goes beside it.
-				return writeReport(e, report, o.format, true)
 			}
+			return writeReport(e, report, o.format, true)
+		}
+		if o.fix && report.OK() && out.Changed {
 			if err := atomicfile.WriteFile(e.path(o.file), out.Message, 0o644); err != nil {
 				return err
 			}

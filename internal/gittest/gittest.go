@@ -1,0 +1,27 @@
+// Package gittest prepares tests that run the real git: it keeps the
+// user's configuration and any enclosing repository out of them.
+package gittest
+
+import (
+	"os"
+	"os/exec"
+	"testing"
+)
+
+// Isolate skips the test when git is not installed, and otherwise makes git
+// read only the configuration the test itself sets. Variables that a git
+// hook exports (GIT_DIR, GIT_INDEX_FILE, …) are removed, so that a test run
+// from inside a hook does not act on the hook's repository.
+func Isolate(t testing.TB) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	for _, k := range []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT"} {
+		t.Setenv(k, "")
+		os.Unsetenv(k)
+	}
+	t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	t.Setenv("LC_ALL", "C")
+}
