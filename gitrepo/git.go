@@ -87,6 +87,14 @@ type Git struct {
 	Runner Runner
 }
 
+// command builds an exec.Cmd for git in the directory, for the callers
+// that stream its input and output.
+func (g *Git) command(ctx context.Context, argv []string, extra ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, "git", append(append([]string(nil), argv...), extra...)...)
+	cmd.Dir = g.Dir
+	return cmd
+}
+
 func (g *Git) run(ctx context.Context, stdin []byte, argv []string, extra ...string) ([]byte, error) {
 	r := g.Runner
 	if r == nil {

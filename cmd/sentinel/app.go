@@ -48,6 +48,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 		},
 		Commands: []*cli.Command{
 			agentCommand(e),
+			countCommand(e),
 			trailersCommand(e),
 			hookCommand(e),
 		},
@@ -59,6 +60,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 func formatFlag(choices ...string) *cli.StringFlag {
 	return &cli.StringFlag{Name: "format", Value: choices[0], Usage: fmt.Sprintf("output format: %v", choices)}
 }
+
+func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }
 
 func checkFormat(c *cli.Context, choices ...string) (string, error) {
 	f := c.String("format")

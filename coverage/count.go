@@ -1,0 +1,438 @@
+package coverage
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/gitsentinel/sentinel/gitrepo"
+	"github.com/gitsentinel/sentinel/languages"
+)
+
+// MaxFileSize is the largest file counted; a bigger one is reported and
+// skipped.
+const MaxFileSize = 8 << 20
+
+// Options says what to count.
+type Options struct {
+	// Dir is a directory inside the repository, or the directory to count
+	// in Plain mode.
+	Dir string
+	// Mode is the snapshot.
+	Mode Mode
+	// Rev is the revision for Rev mode.
+	Rev string
+	// Paths restricts the count to these slash paths relative to the root
+	// and what is below them.
+	Paths []string
+	// Excludes are patterns of paths never counted, beside DefaultExcludes.
+	Excludes []string
+	// Progress, when set, is told how far the scan has come.
+	Progress Progress
+	// Workers is the number of parsers; 0 means one per CPU.
+	Workers int
+}
+
+// Progress is told the number of files to parse, then each one parsed.
+type Progress interface {
+	Start(total int)
+	Step()
+	Finish()
+}
+
+// File is one counted file.
+type File struct {
+	// Path is the slash path relative to the root.
+	Path string `json:"path"`
+	// Result is what the file holds.
+	*languages.Result
+}
+
+// SkippedFile is a candidate file that was not counted, and why.
+type SkippedFile struct {
+	// Path is the slash path.
+	Path string `json:"path"`
+	// Reason says why: binary, not UTF-8, too large, symlink, submodule,
+	// missing.
+	Reason string `json:"reason"`
+}
+
+// Figures are the counts of one language, or of all.
+type Figures struct {
+	Files      int `json:"files"`
+	Tests      int `json:"tests"`
+	Skipped    int `json:"skipped"`
+	Assertions int `json:"assertions"`
+	Vacuous    int `json:"vacuous"`
+	Benchmarks int `json:"benchmarks"`
+	Subtests   int `json:"subtests"`
+}
+
+// Counts is the result of a count.
+type Counts struct {
+	// Root is the root the paths are relative to.
+	Root string
+	// Files are the counted files, sorted by path.
+	Files []File
+	// Skipped are the candidates that could not be counted.
+	Skipped []SkippedFile
+	// Parsed and Cached say how many files were parsed and how many came
+	// from the cache.
+	Parsed, Cached int
+}
+
+// Languages returns the figures per language.
+func (c *Counts) Languages() map[string]*Figures {
+	m := map[string]*Figures{}
+	for _, f := range c.Files {
+		fig := m[f.Language]
+		if fig == nil {
+			fig = &Figures{}
+			m[f.Language] = fig
+		}
+		fig.add(f.Result)
+	}
+	return m
+}
+
+// Total returns the figures over all languages.
+func (c *Counts) Total() *Figures {
+	t := &Figures{}
+	for _, f := range c.Files {
+		t.add(f.Result)
+	}
+	return t
+}
+
+// ParseErrors lists the files counted from a tree with ERROR nodes.
+func (c *Counts) ParseErrors() []string {
+	var out []string
+	for _, f := range c.Files {
+		if f.ParseError {
+			out = append(out, f.Path)
+		}
+	}
+	return out
+}
+
+func (fg *Figures) add(r *languages.Result) {
+	fg.Files++
+	active := r.Active()
+	fg.Tests += active
+	fg.Skipped += len(r.Tests) - active
+	fg.Assertions += r.Assertions
+	fg.Vacuous += r.Vacuous
+	fg.Benchmarks += r.Benchmarks
+	fg.Subtests += r.Subtests
+}
+
+type job struct {
+	e    *entry
+	lang *languages.Language
+	idx  int
+}
+
+// Count counts the snapshot the options name.
+func Count(ctx context.Context, o Options) (*Counts, error) {
+	s, err := openSnapshot(ctx, &o)
+	if err != nil {
+		return nil, err
+	}
+	defer s.close()
+
+	var c *cache
+	if s.info != nil {
+		c = openCache(s.info.CommonDir)
+	} else {
+		c = openCache("")
+	}
+	excludes := append(append([]string(nil), DefaultExcludes...), o.Excludes...)
+	out := &Counts{Root: s.root}
+	results := make([]*languages.Result, len(s.entries))
+	var jobs []job
+	for i := range s.entries {
+		e := &s.entries[i]
+		if !underPaths(e.path, o.Paths) || excluded(e.path, excludes) {
+			continue
+		}
+		l := languages.ForPath(e.path)
+		if l == nil {
+			continue
+		}
+		switch e.mode {
+		case "120000":
+			out.Skipped = append(out.Skipped, SkippedFile{e.path, "symlink"})
+			continue
+		case "160000":
+			out.Skipped = append(out.Skipped, SkippedFile{e.path, "submodule"})
+			continue
+		}
+		if e.blob != "" {
+			if r := c.get(cacheKey(l.Name, path.Ext(e.path), e.blob)); r != nil {
+				results[i] = r
+				out.Cached++
+				continue
+			}
+		}
+		jobs = append(jobs, job{e: e, lang: l, idx: i})
+	}
+
+	skipped := make([]string, len(s.entries))
+	if err := parseAll(ctx, s, c, jobs, results, skipped, &o); err != nil {
+		return nil, err
+	}
+	out.Parsed = len(jobs)
+	for i := range s.entries {
+		switch {
+		case skipped[i] != "":
+			out.Skipped = append(out.Skipped, SkippedFile{s.entries[i].path, skipped[i]})
+		case results[i] != nil && !results[i].Filtered:
+			out.Files = append(out.Files, File{Path: s.entries[i].path, Result: results[i]})
+		}
+	}
+	sort.Slice(out.Files, func(i, j int) bool { return out.Files[i].Path < out.Files[j].Path })
+	sort.Slice(out.Skipped, func(i, j int) bool { return out.Skipped[i].Path < out.Skipped[j].Path })
+	if err := c.save(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// parseAll reads and parses the jobs on one worker per CPU, each with its
+// own parser.
+func parseAll(ctx context.Context, s *snapshot, c *cache, jobs []job, results []*languages.Result, skipped []string, o *Options) error {
+	if len(jobs) == 0 {
+		return nil
+	}
+	workers := o.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	if workers > len(jobs) {
+		workers = len(jobs)
+	}
+	progress := startProgress(o.Progress, len(jobs))
+	defer progress.finish()
+
+	ch := make(chan job)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var firstErr error
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p := languages.NewParser()
+			defer p.Close()
+			for j := range ch {
+				r, reason, err := countOne(ctx, s, p, j)
+				if err != nil {
+					mu.Lock()
+					if firstErr == nil {
+						firstErr = err
+					}
+					mu.Unlock()
+				}
+				results[j.idx], skipped[j.idx] = r, reason
+				if r != nil && j.e.blob != "" {
+					c.put(cacheKey(j.lang.Name, path.Ext(j.e.path), j.e.blob), r)
+				}
+				progress.step()
+			}
+		}()
+	}
+	for _, j := range jobs {
+		if ctx.Err() != nil {
+			break
+		}
+		ch <- j
+	}
+	close(ch)
+	wg.Wait()
+	if firstErr != nil {
+		return firstErr
+	}
+	return ctx.Err()
+}
+
+// countOne reads and counts one file. A file that cannot be counted gets a
+// reason instead of a result; only a failure of sentinel itself is an error.
+func countOne(ctx context.Context, s *snapshot, p *languages.Parser, j job) (*languages.Result, string, error) {
+	src, err := s.read(ctx, j.e)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, "missing from the work tree", nil
+		}
+		return nil, "", fmt.Errorf("read %s: %w", j.e.path, err)
+	}
+	if j.e.blob == "" && s.info != nil {
+		j.e.blob = blobID(src)
+	}
+	switch {
+	case len(src) > MaxFileSize:
+		return nil, fmt.Sprintf("larger than %d MiB", MaxFileSize>>20), nil
+	case isBinary(src):
+		return nil, "binary", nil
+	case !utf8.Valid(src):
+		return nil, "not valid UTF-8", nil
+	}
+	if !j.lang.Prefilter(src) {
+		return &languages.Result{Language: j.lang.Name, Filtered: true}, "", nil
+	}
+	r, err := p.Count(ctx, j.lang, j.e.path, src)
+	if err != nil {
+		return nil, "", err
+	}
+	return r, "", nil
+}
+
+// progressState drives a Progress that appears only when the scan lasts
+// longer than a second.
+type progressState struct {
+	p       Progress
+	mu      sync.Mutex
+	done    int
+	total   int
+	started bool
+	timer   *time.Timer
+}
+
+func startProgress(p Progress, total int) *progressState {
+	ps := &progressState{p: p, total: total}
+	if p != nil {
+		ps.timer = time.AfterFunc(time.Second, func() {
+			ps.mu.Lock()
+			defer ps.mu.Unlock()
+			ps.started = true
+			ps.p.Start(ps.total)
+			for i := 0; i < ps.done; i++ {
+				ps.p.Step()
+			}
+		})
+	}
+	return ps
+}
+
+func (ps *progressState) step() {
+	if ps.p == nil {
+		return
+	}
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	ps.done++
+	if ps.started {
+		ps.p.Step()
+	}
+}
+
+func (ps *progressState) finish() {
+	if ps.p == nil {
+		return
+	}
+	ps.timer.Stop()
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	if ps.started {
+		ps.p.Finish()
+	}
+}
+
+// WriteList prints one test per line: path:line, language, name, status.
+func (c *Counts) WriteList(w io.Writer) error {
+	for _, f := range c.Files {
+		for _, t := range f.Tests {
+			if _, err := fmt.Fprintf(w, "%s:%d\t%s\t%s\t%s\n", f.Path, t.Line, f.Language, t.Name, t.Status); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// CountTargets counts what the command line names: the snapshot of the
+// repository containing dir, restricted to targets (paths relative to dir)
+// when there are any. A target outside any git repository is counted as
+// plain files, so that an unpacked tree can be counted too.
+func CountTargets(ctx context.Context, dir string, targets []string, o Options) (*Counts, error) {
+	if len(targets) == 0 {
+		targets = []string{"."}
+	}
+	var merged *Counts
+	var inRepo []string
+	repoRoot := ""
+	for _, t := range targets {
+		abs := t
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(dir, t)
+		}
+		st, err := os.Stat(abs)
+		if err != nil && o.Mode == WorkTree {
+			return nil, fmt.Errorf("count %s: %w", t, err)
+		}
+		probe := abs
+		if err == nil && !st.IsDir() {
+			probe = filepath.Dir(abs)
+		}
+		if err != nil {
+			probe = dir
+		}
+		info, err := gitrepo.RepoInfo(ctx, probe)
+		if errors.Is(err, gitrepo.ErrNotRepository) {
+			if o.Mode != WorkTree {
+				return nil, fmt.Errorf("count %s: %w", t, err)
+			}
+			po := o
+			po.Mode, po.Dir, po.Paths = Plain, abs, nil
+			c, err := Count(ctx, po)
+			if err != nil {
+				return nil, err
+			}
+			merged = merge(merged, c)
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if repoRoot != "" && repoRoot != info.Root {
+			return nil, fmt.Errorf("count %s: the paths are in different repositories; count each on its own", t)
+		}
+		repoRoot = info.Root
+		rel, err := filepath.Rel(info.Root, abs)
+		if err != nil || strings.HasPrefix(rel, "..") {
+			return nil, fmt.Errorf("count %s: outside the repository at %s", t, info.Root)
+		}
+		inRepo = append(inRepo, filepath.ToSlash(rel))
+	}
+	if repoRoot != "" {
+		ro := o
+		ro.Dir, ro.Paths = repoRoot, inRepo
+		c, err := Count(ctx, ro)
+		if err != nil {
+			return nil, err
+		}
+		merged = merge(merged, c)
+	}
+	return merged, nil
+}
+
+func merge(a, b *Counts) *Counts {
+	if a == nil {
+		return b
+	}
+	a.Files = append(a.Files, b.Files...)
+	a.Skipped = append(a.Skipped, b.Skipped...)
+	a.Parsed += b.Parsed
+	a.Cached += b.Cached
+	return a
+}

@@ -1,0 +1,243 @@
+// Package coverage counts tests and assertions over a snapshot of a
+// repository (a commit's tree, the index or the work tree's tracked files),
+// caching each file's counts by blob id.
+package coverage
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha1"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/gitsentinel/sentinel/gitrepo"
+)
+
+// Mode is which snapshot of a repository to count.
+type Mode int
+
+// The snapshots.
+const (
+	// WorkTree counts the work tree's copies of the tracked files.
+	WorkTree Mode = iota
+	// Index counts the index that is being committed (GIT_INDEX_FILE
+	// honoured).
+	Index
+	// Rev counts a commit's tree.
+	Rev
+	// Plain counts the files under a directory that is not in a git
+	// repository.
+	Plain
+)
+
+// entry is one file of a snapshot.
+type entry struct {
+	path string // slash-separated, relative to the snapshot's root
+	blob string // git's object id of the content, when known
+	mode string // git's mode; "" for plain files
+	// onDisk is the absolute path to read, for work-tree and plain files.
+	onDisk string
+}
+
+// snapshot is the list of files to count and a way to read them.
+type snapshot struct {
+	root    string
+	info    *gitrepo.Info // nil for plain files
+	entries []entry
+	objects *gitrepo.Objects
+}
+
+func (s *snapshot) close() {
+	if s.objects != nil {
+		s.objects.Close()
+	}
+}
+
+// read returns the content of an entry and, for work-tree files that differ
+// from the index, the blob id computed as git computes it.
+func (s *snapshot) read(ctx context.Context, e *entry) ([]byte, error) {
+	if e.onDisk != "" {
+		return os.ReadFile(e.onDisk)
+	}
+	return s.objects.ReadBlob(ctx, e.blob)
+}
+
+// blobID hashes content as git hashes a blob, so that an edited work-tree
+// file that matches a committed blob hits the same cache entry.
+func blobID(content []byte) string {
+	h := sha1.New()
+	h.Write([]byte("blob " + strconv.Itoa(len(content)) + "\x00"))
+	h.Write(content)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// openSnapshot lists the files of the snapshot the options name.
+func openSnapshot(ctx context.Context, o *Options) (*snapshot, error) {
+	if o.Mode == Plain {
+		return plainSnapshot(o.Dir)
+	}
+	info, err := gitrepo.RepoInfo(ctx, o.Dir)
+	if err != nil {
+		return nil, err
+	}
+	if info.Root == "" {
+		return nil, errors.New("a bare repository has no work tree to count: pass --rev REV")
+	}
+	s := &snapshot{root: info.Root, info: info, objects: gitrepo.OpenObjects(info)}
+	switch o.Mode {
+	case Rev:
+		es, err := gitrepo.TreeEntries(ctx, info.Root, o.Rev)
+		if err != nil {
+			s.close()
+			return nil, err
+		}
+		for _, e := range es {
+			s.entries = append(s.entries, entry{path: e.Path, blob: e.Blob, mode: e.Mode})
+		}
+	case Index:
+		es, err := gitrepo.IndexEntries(ctx, info.Root)
+		if err != nil {
+			s.close()
+			return nil, err
+		}
+		for _, e := range es {
+			if e.Stage > 1 {
+				continue // a conflict's other sides; stage 1 is the base
+			}
+			s.entries = append(s.entries, entry{path: e.Path, blob: e.Blob, mode: e.Mode})
+		}
+	default:
+		es, err := gitrepo.IndexEntries(ctx, info.Root)
+		if err != nil {
+			s.close()
+			return nil, err
+		}
+		modified, err := gitrepo.ModifiedFiles(ctx, info.Root)
+		if err != nil {
+			s.close()
+			return nil, err
+		}
+		seen := map[string]bool{}
+		for _, e := range es {
+			if seen[e.Path] {
+				continue // conflict stages: the work tree has one copy
+			}
+			seen[e.Path] = true
+			en := entry{path: e.Path, blob: e.Blob, mode: e.Mode, onDisk: filepath.Join(info.Root, filepath.FromSlash(e.Path))}
+			if modified[e.Path] || e.Stage != 0 {
+				// The content is not the index's: hash it when read.
+				en.blob = ""
+			}
+			s.entries = append(s.entries, en)
+		}
+	}
+	return s, nil
+}
+
+func plainSnapshot(dir string) (*snapshot, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	if st, err := os.Stat(abs); err == nil && !st.IsDir() {
+		return &snapshot{root: filepath.Dir(abs), entries: []entry{{path: filepath.Base(abs), mode: "100644", onDisk: abs}}}, nil
+	}
+	s := &snapshot{root: abs}
+	err = filepath.WalkDir(abs, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if d.Name() == ".git" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		rel, err := filepath.Rel(abs, p)
+		if err != nil {
+			return err
+		}
+		mode := "100644"
+		if d.Type()&fs.ModeSymlink != 0 {
+			mode = "120000"
+		} else if !d.Type().IsRegular() {
+			return nil
+		}
+		s.entries = append(s.entries, entry{path: filepath.ToSlash(rel), mode: mode, onDisk: p})
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("walk %s: %w", dir, err)
+	}
+	return s, nil
+}
+
+// DefaultExcludes are the paths never counted: vendored and generated code,
+// and test data, which holds sample files rather than tests.
+var DefaultExcludes = []string{"vendor/**", "node_modules/**", "third_party/**", "**/testdata/**"}
+
+// excluded reports whether a path falls under an exclude pattern: a pattern
+// matches the path or, for "dir/**", anything below a "dir" at the top or,
+// with a leading "**/", at any depth.
+func excluded(p string, patterns []string) bool {
+	for _, pat := range patterns {
+		if matchExclude(p, pat) {
+			return true
+		}
+	}
+	return false
+}
+
+func matchExclude(p, pat string) bool {
+	anyDepth := strings.HasPrefix(pat, "**/")
+	pat = strings.TrimPrefix(pat, "**/")
+	if dir, ok := strings.CutSuffix(pat, "/**"); ok {
+		segs := strings.Split(p, "/")
+		for i := range segs[:len(segs)-1] {
+			if !anyDepth && i > 0 {
+				break
+			}
+			if ok, _ := path.Match(dir, segs[i]); ok {
+				return true
+			}
+		}
+		return false
+	}
+	if ok, _ := path.Match(pat, p); ok {
+		return true
+	}
+	if anyDepth {
+		ok, _ := path.Match(pat, path.Base(p))
+		return ok
+	}
+	return false
+}
+
+// underPaths reports whether p is one of the paths or below one of them;
+// no paths means everything.
+func underPaths(p string, paths []string) bool {
+	if len(paths) == 0 {
+		return true
+	}
+	for _, q := range paths {
+		if q == "" || q == "." || p == q || strings.HasPrefix(p, strings.TrimSuffix(q, "/")+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// isBinary uses git's rule: a NUL byte in the first 8000 bytes.
+func isBinary(b []byte) bool {
+	if len(b) > 8000 {
+		b = b[:8000]
+	}
+	return bytes.IndexByte(b, 0) >= 0
+}

@@ -1,0 +1,263 @@
+package gitrepo
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/go-git/go-billy/v5/osfs"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+)
+
+var (
+	// ArgvRepoInfo prints the work tree's root, the common git dir and the
+	// object format.
+	ArgvRepoInfo = []string{"rev-parse", "--show-toplevel", "--git-common-dir", "--show-object-format"}
+	// ArgvLsFilesStage lists the index (GIT_INDEX_FILE honoured) with modes,
+	// blob ids and stages.
+	ArgvLsFilesStage = []string{"ls-files", "-s", "-z", "--full-name"}
+	// ArgvDiffFiles lists tracked files whose work-tree content may differ
+	// from the index, by git's stat cache.
+	ArgvDiffFiles = []string{"diff-files", "--name-only", "-z", "--no-renames"}
+	// ArgvLsTree lists a commit's tree recursively; the revision is appended.
+	ArgvLsTree = []string{"ls-tree", "-r", "-z", "--full-tree"}
+)
+
+// Info is where a repository lives.
+type Info struct {
+	// Root is the work tree's root (empty in a bare repository).
+	Root string
+	// CommonDir is the git dir shared by all worktrees: objects, refs and
+	// sentinel's cache live there.
+	CommonDir string
+	// ObjectFormat is "sha1" or "sha256".
+	ObjectFormat string
+}
+
+// RepoInfo asks git, in one process, where the repository containing dir
+// lives.
+func RepoInfo(ctx context.Context, dir string) (*Info, error) {
+	out, err := (&Git{Dir: dir}).run(ctx, nil, ArgvRepoInfo)
+	if err != nil {
+		var ee *ExitError
+		if errors.As(err, &ee) && strings.Contains(ee.Stderr, "not a git repository") {
+			return nil, ErrNotRepository
+		}
+		return nil, err
+	}
+	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	if len(lines) != 3 {
+		return nil, fmt.Errorf("git rev-parse: unexpected output %q", out)
+	}
+	common := lines[1]
+	if !filepath.IsAbs(common) {
+		common = filepath.Join(dir, common)
+	}
+	return &Info{Root: lines[0], CommonDir: filepath.Clean(common), ObjectFormat: lines[2]}, nil
+}
+
+// Entry is a file of the index or of a tree.
+type Entry struct {
+	// Path is slash-separated, relative to the root.
+	Path string
+	// Mode is git's octal mode: 100644, 100755, 120000 (symlink), 160000
+	// (submodule).
+	Mode string
+	// Blob is the object id.
+	Blob string
+	// Stage is the merge stage; 0 outside a conflict.
+	Stage int
+}
+
+// IndexEntries lists the index git would commit, honouring GIT_INDEX_FILE.
+func IndexEntries(ctx context.Context, root string) ([]Entry, error) {
+	out, err := (&Git{Dir: root}).run(ctx, nil, ArgvLsFilesStage)
+	if err != nil {
+		return nil, fmt.Errorf("list the index: %w", err)
+	}
+	var entries []Entry
+	for _, rec := range bytes.Split(out, []byte{0}) {
+		if len(rec) == 0 {
+			continue
+		}
+		// "<mode> <object> <stage>\t<path>"
+		meta, path, ok := bytes.Cut(rec, []byte{'\t'})
+		f := strings.Fields(string(meta))
+		if !ok || len(f) != 3 {
+			return nil, fmt.Errorf("list the index: unexpected %q", rec)
+		}
+		stage, _ := strconv.Atoi(f[2])
+		entries = append(entries, Entry{Path: string(path), Mode: f[0], Blob: f[1], Stage: stage})
+	}
+	return entries, nil
+}
+
+// ModifiedFiles lists the tracked files whose work-tree copy may differ
+// from the index (deleted ones included).
+func ModifiedFiles(ctx context.Context, root string) (map[string]bool, error) {
+	out, err := (&Git{Dir: root}).run(ctx, nil, ArgvDiffFiles)
+	if err != nil {
+		return nil, fmt.Errorf("compare the work tree with the index: %w", err)
+	}
+	m := map[string]bool{}
+	for _, p := range bytes.Split(out, []byte{0}) {
+		if len(p) > 0 {
+			m[string(p)] = true
+		}
+	}
+	return m, nil
+}
+
+// TreeEntries lists the files of a revision's tree.
+func TreeEntries(ctx context.Context, root, rev string) ([]Entry, error) {
+	out, err := (&Git{Dir: root}).run(ctx, nil, ArgvLsTree, rev+"^{tree}", "--")
+	if err != nil {
+		var ee *ExitError
+		if errors.As(err, &ee) {
+			return nil, fmt.Errorf("revision %q: %s: %w", rev, strings.TrimPrefix(ee.Stderr, "fatal: "), ErrUnknownRevision)
+		}
+		return nil, err
+	}
+	var entries []Entry
+	for _, rec := range bytes.Split(out, []byte{0}) {
+		if len(rec) == 0 {
+			continue
+		}
+		// "<mode> <type> <object>\t<path>"
+		meta, path, ok := bytes.Cut(rec, []byte{'\t'})
+		f := strings.Fields(string(meta))
+		if !ok || len(f) != 3 {
+			return nil, fmt.Errorf("list %s: unexpected %q", rev, rec)
+		}
+		entries = append(entries, Entry{Path: string(path), Mode: f[0], Blob: f[2]})
+	}
+	return entries, nil
+}
+
+// Objects reads blobs: in-process through go-git's storage where it can,
+// through one long-running `git cat-file --batch` otherwise. It is safe for
+// concurrent use.
+type Objects struct {
+	mu  sync.Mutex
+	st  *filesystem.Storage
+	git *Git
+
+	batch   *batchReader
+	batchMu sync.Mutex
+}
+
+// OpenObjects opens the object store of a repository.
+func OpenObjects(info *Info) *Objects {
+	o := &Objects{git: &Git{Dir: info.Root}}
+	if info.ObjectFormat == "sha1" {
+		o.st = filesystem.NewStorageWithOptions(osfs.New(info.CommonDir), cache.NewObjectLRU(16<<20), filesystem.Options{})
+	}
+	return o
+}
+
+// Close stops the git process, if one was started.
+func (o *Objects) Close() error {
+	o.batchMu.Lock()
+	defer o.batchMu.Unlock()
+	if o.batch != nil {
+		return o.batch.close()
+	}
+	return nil
+}
+
+// ReadBlob returns a blob's content.
+func (o *Objects) ReadBlob(ctx context.Context, id string) ([]byte, error) {
+	if o.st != nil {
+		o.mu.Lock()
+		obj, err := o.st.EncodedObject(plumbing.BlobObject, plumbing.NewHash(id))
+		if err == nil {
+			var r io.ReadCloser
+			if r, err = obj.Reader(); err == nil {
+				var b []byte
+				b, err = io.ReadAll(r)
+				r.Close()
+				o.mu.Unlock()
+				if err == nil {
+					return b, nil
+				}
+				return nil, fmt.Errorf("read blob %s: %w", id, err)
+			}
+		}
+		o.mu.Unlock()
+		// Fall through: a partial clone's missing blob, an unknown pack
+		// feature; git knows how to get it.
+	}
+	o.batchMu.Lock()
+	defer o.batchMu.Unlock()
+	if o.batch == nil {
+		b, err := startBatch(ctx, o.git)
+		if err != nil {
+			return nil, err
+		}
+		o.batch = b
+	}
+	return o.batch.read(id)
+}
+
+// batchReader is a running `git cat-file --batch`.
+type batchReader struct {
+	stdin  io.WriteCloser
+	stdout *bufio.Reader
+	wait   func() error
+}
+
+func startBatch(ctx context.Context, g *Git) (*batchReader, error) {
+	cmd := g.command(ctx, ArgvCatFileBatch)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start git cat-file: %w", err)
+	}
+	return &batchReader{stdin: in, stdout: bufio.NewReaderSize(out, 64<<10), wait: cmd.Wait}, nil
+}
+
+func (b *batchReader) read(id string) ([]byte, error) {
+	if _, err := io.WriteString(b.stdin, id+"\n"); err != nil {
+		return nil, fmt.Errorf("read blob %s: %w", id, err)
+	}
+	header, err := b.stdout.ReadString('\n')
+	if err != nil {
+		return nil, fmt.Errorf("read blob %s: %w", id, err)
+	}
+	f := strings.Fields(header)
+	if len(f) == 2 && f[1] == "missing" {
+		return nil, fmt.Errorf("read blob %s: %w", id, plumbing.ErrObjectNotFound)
+	}
+	if len(f) != 3 {
+		return nil, fmt.Errorf("read blob %s: unexpected %q", id, strings.TrimSpace(header))
+	}
+	size, err := strconv.Atoi(f[2])
+	if err != nil {
+		return nil, fmt.Errorf("read blob %s: %w", id, err)
+	}
+	buf := make([]byte, size+1)
+	if _, err := io.ReadFull(b.stdout, buf); err != nil {
+		return nil, fmt.Errorf("read blob %s: %w", id, err)
+	}
+	return buf[:size], nil
+}
+
+func (b *batchReader) close() error {
+	b.stdin.Close()
+	return b.wait()
+}

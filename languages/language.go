@@ -1,0 +1,335 @@
+// Package languages finds tests, skipped tests and assertions in source
+// files with tree-sitter grammars: one file per language, each declaring its
+// extensions, test-file globs, a byte prefilter, its grammar, its queries,
+// how a test's stable name is built, and its own samples.
+package languages
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"path"
+	"strings"
+	"sync"
+
+	"github.com/gobwas/glob"
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// Version changes whenever a change to a language can change a count, so
+// that cached results of an older engine are never reused.
+const Version = 1
+
+// Status is whether a test runs.
+type Status string
+
+// The statuses of a test.
+const (
+	Active  Status = "active"
+	Skipped Status = "skipped"
+)
+
+// Test is one test definition.
+type Test struct {
+	// Name is the test's stable name (Go TestFoo, Python Cls.test_x, JS
+	// outer > inner > name, Rust module::name, Java Class#method).
+	Name string `json:"name"`
+	// Line is the 1-based line of the definition.
+	Line int `json:"line"`
+	// Status says whether the test runs.
+	Status Status `json:"status"`
+}
+
+// Result is what one file holds.
+type Result struct {
+	// Language is the language's name.
+	Language string `json:"language"`
+	// Tests are the test definitions, in source order.
+	Tests []Test `json:"tests,omitempty"`
+	// Assertions counts assertion calls and statements, vacuous ones not included.
+	Assertions int `json:"assertions"`
+	// Vacuous counts assertions that cannot fail (assert True).
+	Vacuous int `json:"vacuous"`
+	// Benchmarks counts benchmark definitions (Go Benchmark…).
+	Benchmarks int `json:"benchmarks"`
+	// Subtests counts subtests (Go t.Run).
+	Subtests int `json:"subtests"`
+	// ParseError reports that the tree has ERROR nodes; the file is counted
+	// from the error-tolerant tree all the same.
+	ParseError bool `json:"parse_error,omitempty"`
+	// Filtered reports that the prefilter found no test marker, so the
+	// file was never parsed and holds nothing.
+	Filtered bool `json:"-"`
+}
+
+// Active returns the number of tests that run.
+func (r *Result) Active() int {
+	n := 0
+	for _, t := range r.Tests {
+		if t.Status == Active {
+			n++
+		}
+	}
+	return n
+}
+
+// Sample is a source file with the result a language must find in it.
+type Sample struct {
+	// Path is the file's path, which decides whether it is a test file.
+	Path string
+	// Source is the file's content.
+	Source string
+	// Tests are the expected tests as "name status" strings, in order.
+	Tests []string
+	// Assertions and Vacuous are the expected figures.
+	Assertions, Vacuous int
+	// Benchmarks and Subtests are the expected figures.
+	Benchmarks, Subtests int
+}
+
+// Language describes one language.
+type Language struct {
+	// Name is the language's name in reports ("go").
+	Name string
+	// Grammars maps each file extension to its tree-sitter grammar.
+	Grammars map[string]func() *sitter.Language
+	// TestFiles are globs over the slash-separated path that make a file a
+	// test file; a glob without a slash matches the base name, and "**/"
+	// matches any number of directories, none included.
+	TestFiles []string
+	// AllFiles makes every file with one of the extensions a candidate,
+	// for languages whose unit tests live beside the code (Rust).
+	AllFiles bool
+	// Markers is the prefilter: a file with none of them is never parsed.
+	Markers []string
+	// Queries are the named tree-sitter queries the analysis runs.
+	Queries map[string]string
+	// Analyze finds the tests and assertions of one parsed file.
+	Analyze func(f *File)
+	// Samples are the language's positive and negative examples.
+	Samples []Sample
+
+	globs    []*glob.Pattern
+	globOnce sync.Once
+	compiled sync.Map // extension → *compiledQueries
+}
+
+// All is every language sentinel counts, in report order.
+func All() []*Language {
+	return all
+}
+
+var all = []*Language{Go}
+
+// ByName returns the language with the name, or nil.
+func ByName(name string) *Language {
+	for _, l := range all {
+		if l.Name == name {
+			return l
+		}
+	}
+	return nil
+}
+
+// ForPath returns the language that counts the file at the slash path, or
+// nil when the file is not a candidate test file.
+func ForPath(p string) *Language {
+	ext := path.Ext(p)
+	for _, l := range all {
+		if _, ok := l.Grammars[ext]; !ok {
+			continue
+		}
+		if l.AllFiles || l.isTestFile(p) {
+			return l
+		}
+	}
+	return nil
+}
+
+func (l *Language) isTestFile(p string) bool {
+	l.globOnce.Do(func() {
+		for _, g := range l.TestFiles {
+			c := glob.Compiler{Separators: []rune{'/'}, Globstar: true}
+			p, err := c.Compile(g)
+			if err != nil {
+				panic(fmt.Sprintf("languages: %s glob %q: %v", l.Name, g, err))
+			}
+			l.globs = append(l.globs, p)
+		}
+	})
+	base := path.Base(p)
+	for i, g := range l.globs {
+		target := p
+		if !strings.Contains(l.TestFiles[i], "/") {
+			target = base
+		}
+		if g.Match(target) {
+			return true
+		}
+	}
+	return false
+}
+
+// Prefilter reports whether src may hold a test or an assertion.
+func (l *Language) Prefilter(src []byte) bool {
+	for _, m := range l.Markers {
+		if bytes.Contains(src, []byte(m)) {
+			return true
+		}
+	}
+	return false
+}
+
+type compiledQueries struct {
+	lang    *sitter.Language
+	queries map[string]*sitter.Query
+	err     error
+}
+
+func (l *Language) queriesFor(ext string) (*compiledQueries, error) {
+	if c, ok := l.compiled.Load(ext); ok {
+		cq := c.(*compiledQueries)
+		return cq, cq.err
+	}
+	grammar, ok := l.Grammars[ext]
+	if !ok {
+		return nil, fmt.Errorf("%s: no grammar for %q", l.Name, ext)
+	}
+	cq := &compiledQueries{lang: grammar(), queries: map[string]*sitter.Query{}}
+	for name, src := range l.Queries {
+		q, err := sitter.NewQuery([]byte(src), cq.lang)
+		if err != nil {
+			cq.err = fmt.Errorf("%s query %s: %w", l.Name, name, err)
+			break
+		}
+		cq.queries[name] = q
+	}
+	// Queries are read-only once compiled and shared by every worker; they
+	// live as long as the process.
+	actual, _ := l.compiled.LoadOrStore(ext, cq)
+	cq = actual.(*compiledQueries)
+	return cq, cq.err
+}
+
+// Parser parses files of every language; it is not safe for concurrent use,
+// so each worker owns one.
+type Parser struct {
+	parsers map[*sitter.Language]*sitter.Parser
+	cursor  *sitter.QueryCursor
+}
+
+// NewParser returns a parser; Close it when done.
+func NewParser() *Parser {
+	return &Parser{parsers: map[*sitter.Language]*sitter.Parser{}, cursor: sitter.NewQueryCursor()}
+}
+
+// Close frees the parser's tree-sitter state.
+func (p *Parser) Close() {
+	for _, sp := range p.parsers {
+		sp.Close()
+	}
+	p.cursor.Close()
+}
+
+// Count parses src as a file of language l at path p and counts it.
+func (p *Parser) Count(ctx context.Context, l *Language, filePath string, src []byte) (*Result, error) {
+	cq, err := l.queriesFor(path.Ext(filePath))
+	if err != nil {
+		return nil, err
+	}
+	sp := p.parsers[cq.lang]
+	if sp == nil {
+		sp = sitter.NewParser()
+		sp.SetLanguage(cq.lang)
+		p.parsers[cq.lang] = sp
+	}
+	tree, err := sp.ParseCtx(ctx, nil, src)
+	if err != nil {
+		return nil, fmt.Errorf("parse %s: %w", filePath, err)
+	}
+	defer tree.Close()
+	root := tree.RootNode()
+	f := &File{
+		Path:   filePath,
+		Src:    src,
+		Root:   root,
+		Result: &Result{Language: l.Name, ParseError: root.HasError()},
+		q:      cq.queries,
+		cursor: p.cursor,
+	}
+	l.Analyze(f)
+	return f.Result, nil
+}
+
+// File is one parsed file under analysis.
+type File struct {
+	// Path is the slash-separated path.
+	Path string
+	// Src is the content.
+	Src []byte
+	// Root is the tree's root.
+	Root *sitter.Node
+	// Result collects what the analysis finds.
+	Result *Result
+
+	q      map[string]*sitter.Query
+	cursor *sitter.QueryCursor
+}
+
+// Each runs the named query over node and calls fn with the captures of
+// each match whose predicates hold, by capture name.
+func (f *File) Each(query string, node *sitter.Node, fn func(caps map[string]*sitter.Node)) {
+	q := f.q[query]
+	if q == nil {
+		panic(fmt.Sprintf("languages: no query %q", query))
+	}
+	f.cursor.Exec(q, node)
+	for {
+		m, ok := f.cursor.NextMatch()
+		if !ok {
+			return
+		}
+		// smacker does not apply predicates on its own; a match that fails
+		// them comes back with no captures.
+		m = f.cursor.FilterPredicates(m, f.Src)
+		if len(m.Captures) == 0 {
+			continue
+		}
+		caps := make(map[string]*sitter.Node, len(m.Captures))
+		for _, c := range m.Captures {
+			caps[q.CaptureNameForId(c.Index)] = c.Node
+		}
+		fn(caps)
+	}
+}
+
+// Text returns the source text of a node.
+func (f *File) Text(n *sitter.Node) string {
+	if n == nil {
+		return ""
+	}
+	return n.Content(f.Src)
+}
+
+// Line returns the 1-based line where a node starts.
+func Line(n *sitter.Node) int {
+	return int(n.StartPoint().Row) + 1
+}
+
+// AddTest records a test.
+func (f *File) AddTest(name string, n *sitter.Node, skipped bool) {
+	st := Active
+	if skipped {
+		st = Skipped
+	}
+	f.Result.Tests = append(f.Result.Tests, Test{Name: name, Line: Line(n), Status: st})
+}
+
+// Assert records an assertion, or a vacuous one.
+func (f *File) Assert(vacuous bool) {
+	if vacuous {
+		f.Result.Vacuous++
+	} else {
+		f.Result.Assertions++
+	}
+}
