@@ -15,17 +15,18 @@ var Go = &Language{
 	Grammars:  map[string]func() *sitter.Language{".go": golang.GetLanguage},
 	TestFiles: []string{"*_test.go"},
 	Markers:   []string{"Test", "Fuzz", "Benchmark", "assert.", "require.", "Expect(", "Ω("},
-	Queries: map[string]string{
-		"funcs": `[(function_declaration) (method_declaration)] @func`,
-		"selectorCalls": `(call_expression
+	// One query with every pattern: tree-sitter then walks the tree once.
+	Queries: map[string]string{"main": `
+		[(function_declaration) (method_declaration)] @func
+		(call_expression
 			function: (selector_expression operand: (identifier) @recv field: (field_identifier) @method)
-			arguments: (argument_list) @args) @call`,
-		"bareCalls": `(call_expression function: (identifier) @fn arguments: (argument_list) @args (#match? @fn "^(Expect|Ω)$")) @call`,
-		"runCalls": `(call_expression
+			arguments: (argument_list) @args) @selcall
+		(call_expression function: (identifier) @fn arguments: (argument_list) @args) @barecall
+		(call_expression
 			function: (selector_expression field: (field_identifier) @f)
-			arguments: (argument_list (_) (func_literal parameters: (parameter_list) @params))
-			(#eq? @f "Run")) @call`,
-	},
+			arguments: (argument_list (_) (func_literal parameters: (parameter_list) @params))) @runcall
+		(func_literal parameters: (parameter_list) @litparams) @funclit
+	`},
 	Analyze: analyzeGo,
 	Samples: []Sample{
 		{Path: "a_test.go", Source: "package a\nimport \"testing\"\nfunc TestA(t *testing.T) { if 1 != 1 { t.Errorf(\"x\") } }\nfunc Test(t *testing.T) {}\nfunc Test_b(t *testing.T) { t.Fatal(\"x\") }\nfunc Test1(t *testing.T) {}\n",
@@ -65,66 +66,148 @@ func isGoTestName(name, prefix string) bool {
 	return !unicode.IsLower(r)
 }
 
+// goScope is a function or function literal and the parameters it
+// declares, true for those of a testing type.
+type goScope struct {
+	start, end uint32
+	params     map[string]bool
+}
+
+// goFailCall is a x.Error/Fatal/Fail call, resolved once every scope is known.
+type goFailCall struct {
+	recv string
+	at   uint32
+}
+
 func analyzeGo(f *File) {
-	f.Each("funcs", f.Root, func(c map[string]*sitter.Node) {
-		fn := c["func"]
-		nameNode := fn.ChildByFieldName("name")
-		name := f.Text(nameNode)
-		params := fn.ChildByFieldName("parameters")
-		hasResult := fn.ChildByFieldName("result") != nil
-		if fn.Type() == "method_declaration" {
-			// A testify suite's tests are its Test… methods without
-			// parameters; suite.Run calls them.
-			if isGoTestName(name, "Test") && params != nil && params.NamedChildCount() == 0 && !hasResult {
-				f.AddTest(goReceiverType(f, fn)+"."+name, nameNode, false)
+	var scopes []goScope
+	var fails []goFailCall
+	// Predicates are checked here rather than in the query: smacker
+	// compiles a #match? regexp on every match.
+	f.Each("main", f.Root, func(c map[string]*sitter.Node) {
+		switch {
+		case c["func"] != nil:
+			fn := c["func"]
+			goFunc(f, fn)
+			scopes = append(scopes, goScope{fn.StartByte(), fn.EndByte(), goTestingParams(f, fn.ChildByFieldName("parameters"))})
+		case c["funclit"] != nil:
+			fl := c["funclit"]
+			scopes = append(scopes, goScope{fl.StartByte(), fl.EndByte(), goTestingParams(f, c["litparams"])})
+		case c["selcall"] != nil:
+			recv, method := f.Text(c["recv"]), f.Text(c["method"])
+			switch {
+			case recv == "assert" || recv == "require":
+				if method != "New" {
+					f.Assert(goVacuousTestify(f, method, c["args"]))
+				}
+			case method == "Expect" || method == "Ω":
+				f.Assert(goVacuousGomega(f, c["selcall"], c["args"]))
+			case goFailMethod(method):
+				fails = append(fails, goFailCall{recv, c["selcall"].StartByte()})
 			}
-			return
-		}
-		if hasResult || fn.ChildByFieldName("type_parameters") != nil {
-			return
-		}
-		for _, k := range goTestKinds {
-			if !isGoTestName(name, k.prefix) {
-				continue
+		case c["barecall"] != nil:
+			if name := f.Text(c["fn"]); name == "Expect" || name == "Ω" {
+				f.Assert(goVacuousGomega(f, c["barecall"], c["args"]))
 			}
-			param, ok := goSingleParam(f, params, k.arg)
-			if !ok {
+		case c["runcall"] != nil:
+			if f.Text(c["f"]) != "Run" {
 				return
 			}
-			if k.prefix == "Benchmark" {
-				f.Result.Benchmarks++
-				return
+			if _, ok := goSingleParam(f, c["params"], "T"); ok {
+				f.Result.Subtests++
 			}
-			if name == "TestMain" {
-				return
-			}
-			f.AddTest(name, nameNode, goSkipsPlainly(f, fn.ChildByFieldName("body"), param))
-			return
 		}
 	})
-
-	f.Each("selectorCalls", f.Root, func(c map[string]*sitter.Node) {
-		recv, method := f.Text(c["recv"]), f.Text(c["method"])
-		switch {
-		case recv == "assert" || recv == "require":
-			if method == "New" {
-				return
-			}
-			f.Assert(goVacuousTestify(f, method, c["args"]))
-		case method == "Expect" || method == "Ω":
-			f.Assert(goVacuousGomega(f, c["call"], c["args"]))
-		case goFailMethod(method) && goIsTestingParam(f, c["call"], recv):
+	for _, fc := range fails {
+		if goResolvesToTesting(scopes, fc) {
 			f.Assert(false)
 		}
-	})
-	f.Each("bareCalls", f.Root, func(c map[string]*sitter.Node) {
-		f.Assert(goVacuousGomega(f, c["call"], c["args"]))
-	})
-	f.Each("runCalls", f.Root, func(c map[string]*sitter.Node) {
-		if _, ok := goSingleParam(f, c["params"], "T"); ok {
-			f.Result.Subtests++
+	}
+}
+
+// goResolvesToTesting finds the innermost enclosing function that declares
+// the receiver as a parameter, and reports whether it has a testing type:
+// t.Error on the test's T, or on a helper's, counts; x.Error does not.
+func goResolvesToTesting(scopes []goScope, fc goFailCall) bool {
+	best := -1
+	for i, sc := range scopes {
+		if fc.at < sc.start || fc.at >= sc.end {
+			continue
 		}
-	})
+		if _, declared := sc.params[fc.recv]; !declared {
+			continue
+		}
+		if best < 0 || sc.start > scopes[best].start {
+			best = i
+		}
+	}
+	return best >= 0 && scopes[best].params[fc.recv]
+}
+
+// goTestingParams maps each parameter name to whether its type is
+// *testing.T, *testing.B, *testing.F or testing.TB.
+func goTestingParams(f *File, params *sitter.Node) map[string]bool {
+	m := map[string]bool{}
+	if params == nil {
+		return m
+	}
+	for i := 0; i < int(params.NamedChildCount()); i++ {
+		pd := params.NamedChild(i)
+		if pd.Type() != "parameter_declaration" {
+			continue
+		}
+		testing := false
+		if t := pd.ChildByFieldName("type"); t != nil {
+			if t.Type() == "pointer_type" && t.NamedChildCount() == 1 {
+				inner := t.NamedChild(0)
+				testing = goTypeNamed(f, inner, "T") || goTypeNamed(f, inner, "B") || goTypeNamed(f, inner, "F")
+			} else {
+				testing = goTypeNamed(f, t, "TB")
+			}
+		}
+		for j := 0; j < int(pd.NamedChildCount()); j++ {
+			if ch := pd.NamedChild(j); ch.Type() == "identifier" {
+				m[f.Text(ch)] = testing
+			}
+		}
+	}
+	return m
+}
+
+func goFunc(f *File, fn *sitter.Node) {
+	nameNode := fn.ChildByFieldName("name")
+	name := f.Text(nameNode)
+	params := fn.ChildByFieldName("parameters")
+	hasResult := fn.ChildByFieldName("result") != nil
+	if fn.Type() == "method_declaration" {
+		// A testify suite's tests are its Test… methods without
+		// parameters; suite.Run calls them.
+		if isGoTestName(name, "Test") && params != nil && params.NamedChildCount() == 0 && !hasResult {
+			f.AddTest(goReceiverType(f, fn)+"."+name, nameNode, false)
+		}
+		return
+	}
+	if hasResult || fn.ChildByFieldName("type_parameters") != nil {
+		return
+	}
+	for _, k := range goTestKinds {
+		if !isGoTestName(name, k.prefix) {
+			continue
+		}
+		param, ok := goSingleParam(f, params, k.arg)
+		if !ok {
+			return
+		}
+		if k.prefix == "Benchmark" {
+			f.Result.Benchmarks++
+			return
+		}
+		if name == "TestMain" {
+			return
+		}
+		f.AddTest(name, nameNode, goSkipsPlainly(f, fn.ChildByFieldName("body"), param))
+		return
+	}
 }
 
 func goFailMethod(m string) bool {
@@ -203,48 +286,6 @@ func goSkipsPlainly(f *File, body *sitter.Node, param string) bool {
 		if op != nil && op.Type() == "identifier" && f.Text(op) == param &&
 			(field == "Skip" || field == "Skipf" || field == "SkipNow") {
 			return true
-		}
-	}
-	return false
-}
-
-// goIsTestingParam reports whether name is a parameter of type *testing.T,
-// *testing.B, *testing.F or testing.TB of a function enclosing n, so that
-// t.Error in a test or a helper counts and x.Error on anything else does not.
-func goIsTestingParam(f *File, n *sitter.Node, name string) bool {
-	for p := n.Parent(); p != nil; p = p.Parent() {
-		switch p.Type() {
-		case "function_declaration", "method_declaration", "func_literal":
-		default:
-			continue
-		}
-		params := p.ChildByFieldName("parameters")
-		if params == nil {
-			continue
-		}
-		for i := 0; i < int(params.NamedChildCount()); i++ {
-			pd := params.NamedChild(i)
-			if pd.Type() != "parameter_declaration" {
-				continue
-			}
-			declared := false
-			for j := 0; j < int(pd.NamedChildCount()); j++ {
-				if ch := pd.NamedChild(j); ch.Type() == "identifier" && f.Text(ch) == name {
-					declared = true
-				}
-			}
-			if !declared {
-				continue
-			}
-			t := pd.ChildByFieldName("type")
-			if t == nil {
-				return false
-			}
-			if t.Type() == "pointer_type" && t.NamedChildCount() == 1 {
-				inner := t.NamedChild(0)
-				return goTypeNamed(f, inner, "T") || goTypeNamed(f, inner, "B") || goTypeNamed(f, inner, "F")
-			}
-			return goTypeNamed(f, t, "TB")
 		}
 	}
 	return false

@@ -183,7 +183,9 @@ func (l *Language) Prefilter(src []byte) bool {
 type compiledQueries struct {
 	lang    *sitter.Language
 	queries map[string]*sitter.Query
-	err     error
+	// predicates says which queries have predicates to filter on.
+	predicates map[string]bool
+	err        error
 }
 
 func (l *Language) queriesFor(ext string) (*compiledQueries, error) {
@@ -195,7 +197,7 @@ func (l *Language) queriesFor(ext string) (*compiledQueries, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s: no grammar for %q", l.Name, ext)
 	}
-	cq := &compiledQueries{lang: grammar(), queries: map[string]*sitter.Query{}}
+	cq := &compiledQueries{lang: grammar(), queries: map[string]*sitter.Query{}, predicates: map[string]bool{}}
 	for name, src := range l.Queries {
 		q, err := sitter.NewQuery([]byte(src), cq.lang)
 		if err != nil {
@@ -203,6 +205,11 @@ func (l *Language) queriesFor(ext string) (*compiledQueries, error) {
 			break
 		}
 		cq.queries[name] = q
+		for i := uint32(0); i < q.PatternCount(); i++ {
+			if len(q.PredicatesForPattern(i)) > 0 {
+				cq.predicates[name] = true
+			}
+		}
 	}
 	// Queries are read-only once compiled and shared by every worker; they
 	// live as long as the process.
@@ -254,7 +261,7 @@ func (p *Parser) Count(ctx context.Context, l *Language, filePath string, src []
 		Src:    src,
 		Root:   root,
 		Result: &Result{Language: l.Name, ParseError: root.HasError()},
-		q:      cq.queries,
+		q:      cq,
 		cursor: p.cursor,
 	}
 	l.Analyze(f)
@@ -272,14 +279,15 @@ type File struct {
 	// Result collects what the analysis finds.
 	Result *Result
 
-	q      map[string]*sitter.Query
+	q      *compiledQueries
 	cursor *sitter.QueryCursor
 }
 
 // Each runs the named query over node and calls fn with the captures of
 // each match whose predicates hold, by capture name.
 func (f *File) Each(query string, node *sitter.Node, fn func(caps map[string]*sitter.Node)) {
-	q := f.q[query]
+	q := f.q.queries[query]
+	filter := f.q.predicates[query]
 	if q == nil {
 		panic(fmt.Sprintf("languages: no query %q", query))
 	}
@@ -289,11 +297,13 @@ func (f *File) Each(query string, node *sitter.Node, fn func(caps map[string]*si
 		if !ok {
 			return
 		}
-		// smacker does not apply predicates on its own; a match that fails
-		// them comes back with no captures.
-		m = f.cursor.FilterPredicates(m, f.Src)
-		if len(m.Captures) == 0 {
-			continue
+		if filter {
+			// smacker does not apply predicates on its own; a match that
+			// fails them comes back with no captures.
+			m = f.cursor.FilterPredicates(m, f.Src)
+			if len(m.Captures) == 0 {
+				continue
+			}
 		}
 		caps := make(map[string]*sitter.Node, len(m.Captures))
 		for _, c := range m.Captures {
