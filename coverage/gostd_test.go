@@ -112,7 +112,7 @@ func diffNames(got, want []string) string {
 		case c > 0:
 			b.WriteString("  only sentinel: " + n + "\n")
 		case c < 0:
-			b.WriteString("  only go test:  " + n + "\n")
+			b.WriteString("  only the reference: " + n + "\n")
 		}
 	}
 	return b.String()

@@ -1,0 +1,220 @@
+package languages
+
+import (
+	"sort"
+	"strings"
+
+	sitter "github.com/smacker/go-tree-sitter"
+	"github.com/smacker/go-tree-sitter/python"
+)
+
+// Python counts pytest and unittest tests: functions named test… that are
+// not nested in another function, qualified by the classes around them.
+var Python = &Language{
+	Name:      "python",
+	Grammars:  map[string]func() *sitter.Language{".py": python.GetLanguage},
+	TestFiles: []string{"test_*.py", "*_test.py", "**/tests/**/*.py", "conftest.py"},
+	Markers:   []string{"def test", "assert", "self.fail", "pytest.raises", "pytest.warns"},
+	Queries: map[string]string{"main": `
+		(function_definition name: (identifier) @name) @def
+		(class_definition name: (identifier) @cname) @class
+		(decorated_definition) @decorated
+		(lambda) @lambda
+		(assert_statement) @assert
+		(call function: (attribute object: (identifier) @obj attribute: (identifier) @attr) arguments: (argument_list) @args) @call
+	`,
+		// Only for trees with errors, to read indentation around strings.
+		"strings": `(string) @string`,
+	},
+	Analyze: analyzePython,
+	Samples: []Sample{
+		{Path: "test_a.py", Source: "def test_one():\n    assert 1 == 1\n\nasync def test_two():\n    assert True\n\nclass TestCls:\n    def test_m(self):\n        assert x\n    class TestInner:\n        def test_n(self): pass\n",
+			Tests: []string{"test_one active", "test_two active", "TestCls.test_m active", "TestCls.TestInner.test_n active"}, Assertions: 2, Vacuous: 1},
+		{Path: "tests/unit/helpers.py", Source: "import pytest, unittest\n@pytest.mark.skip(reason='x')\ndef test_a(): pass\n@pytest.mark.skipif(True, reason='x')\ndef test_b(): pass\n@unittest.skip\nclass TestC(unittest.TestCase):\n    def test_c(self):\n        self.assertEqual(1, 1)\n        self.assertTrue(True)\n        with pytest.raises(ValueError): pass\n",
+			Tests: []string{"test_a skipped", "test_b active", "TestC.test_c skipped"}, Assertions: 2, Vacuous: 1},
+		{Path: "test_p.py", Source: "import pytest\n@pytest.mark.parametrize('x', [1, 2, 3])\ndef test_param(x):\n    def test_inner(): pass\n    assert x\n",
+			Tests: []string{"test_param active"}, Assertions: 1},
+		// Negative: not tests.
+		{Path: "test_n.py", Source: "def helper():\n    def test_nested(): pass\ntesting = 1\ndef tester(): pass\nclass Thing:\n    pass\n", Tests: []string{"tester active"}},
+		{Path: "app.py", Source: "def test_not_in_a_test_file(): assert 1\n", Tests: nil},
+		{Path: "test_q.py", Source: "x = lambda: None\nTestCase = object\n", Tests: nil},
+	},
+}
+
+// pyScope is a class or function, for finding what encloses a def.
+type pyScope struct {
+	start, end uint32
+	class      bool
+	name       string
+	skipped    bool
+}
+
+func analyzePython(f *File) {
+	var scopes []pyScope
+	type def struct {
+		node, name *sitter.Node
+	}
+	var defs []def
+	skippedDecorated := map[uint32]bool{} // start byte of the definition → skipped
+	f.Each("main", f.Root, func(c map[string]*sitter.Node) {
+		switch {
+		case c["def"] != nil:
+			d := c["def"]
+			scopes = append(scopes, pyScope{start: d.StartByte(), end: d.EndByte()})
+			defs = append(defs, def{d, c["name"]})
+		case c["class"] != nil:
+			cl := c["class"]
+			scopes = append(scopes, pyScope{start: cl.StartByte(), end: cl.EndByte(), class: true, name: f.Text(c["cname"])})
+		case c["lambda"] != nil:
+			l := c["lambda"]
+			scopes = append(scopes, pyScope{start: l.StartByte(), end: l.EndByte()})
+		case c["decorated"] != nil:
+			d := c["decorated"]
+			if pySkipDecorated(f, d) {
+				if def := d.ChildByFieldName("definition"); def != nil {
+					skippedDecorated[def.StartByte()] = true
+				}
+			}
+		case c["assert"] != nil:
+			f.Assert(pyVacuousAssert(f, c["assert"]))
+		case c["call"] != nil:
+			obj, attr := f.Text(c["obj"]), f.Text(c["attr"])
+			switch {
+			case obj == "self" && (strings.HasPrefix(attr, "assert") || strings.HasPrefix(attr, "fail")):
+				f.Assert(pyVacuousSelf(f, attr, c["args"]))
+			case obj == "pytest" && (attr == "raises" || attr == "warns"):
+				f.Assert(false)
+			}
+		}
+	})
+	for i := range scopes {
+		scopes[i].skipped = skippedDecorated[scopes[i].start]
+	}
+	var strs map[int]bool
+	// Enclosing scopes, outermost first.
+	sort.Slice(scopes, func(i, j int) bool { return scopes[i].start < scopes[j].start })
+	for _, d := range defs {
+		name := f.Text(d.name)
+		if !strings.HasPrefix(name, "test") {
+			continue
+		}
+		var path []string
+		nested, skipped := false, skippedDecorated[d.node.StartByte()]
+		if f.Result.ParseError {
+			// An error tree may have lost the classes around the def
+			// (tree-sitter-python stumbles on a continuation line dedented
+			// inside brackets); Python's own structure is indentation.
+			if strs == nil {
+				strs = pyStringLines(f)
+			}
+			path, nested = pyContextByIndent(f.Src, d.node, strs)
+			if !nested {
+				f.AddTest(strings.Join(append(path, name), "."), d.name, skipped)
+			}
+			continue
+		}
+		for _, sc := range scopes {
+			if sc.start == d.node.StartByte() || sc.start > d.node.StartByte() || sc.end < d.node.EndByte() {
+				continue
+			}
+			if !sc.class {
+				nested = true
+				break
+			}
+			path = append(path, sc.name)
+			skipped = skipped || sc.skipped
+		}
+		if nested {
+			continue
+		}
+		f.AddTest(strings.Join(append(path, name), "."), d.name, skipped)
+	}
+	sort.SliceStable(f.Result.Tests, func(i, j int) bool { return f.Result.Tests[i].Line < f.Result.Tests[j].Line })
+}
+
+// pyContextByIndent finds the classes around a def, and whether a function
+// encloses it, from the indentation of the lines above it: each line less
+// indented than everything since is an enclosing statement.
+func pyContextByIndent(src []byte, def *sitter.Node, inString map[int]bool) (classes []string, nested bool) {
+	lines := strings.Split(string(src[:def.StartByte()]), "\n")
+	current := int(def.StartPoint().Column)
+	for i := len(lines) - 2; i >= 0 && current > 0; i-- {
+		line := lines[i]
+		body := strings.TrimLeft(line, " \t")
+		if body == "" || strings.HasPrefix(body, "#") || inString[i] {
+			continue
+		}
+		indent := len(line) - len(body)
+		if indent >= current {
+			continue
+		}
+		current = indent
+		switch {
+		case strings.HasPrefix(body, "class "):
+			name := strings.TrimPrefix(body, "class ")
+			if j := strings.IndexAny(name, "(:"); j >= 0 {
+				name = name[:j]
+			}
+			classes = append([]string{strings.TrimSpace(name)}, classes...)
+		case strings.HasPrefix(body, "def "), strings.HasPrefix(body, "async def "):
+			return nil, true
+		}
+	}
+	return classes, false
+}
+
+// pyStringLines returns the 0-based lines that continue a string begun on
+// an earlier line: their indentation is text, not structure.
+func pyStringLines(f *File) map[int]bool {
+	m := map[int]bool{}
+	f.Each("strings", f.Root, func(c map[string]*sitter.Node) {
+		st := c["string"]
+		for l := int(st.StartPoint().Row) + 1; l <= int(st.EndPoint().Row); l++ {
+			m[l] = true
+		}
+	})
+	return m
+}
+
+// pySkipDecorated reports a @pytest.mark.skip or @unittest.skip decorator;
+// skipif and skipIf are conditional and leave the test active.
+func pySkipDecorated(f *File, d *sitter.Node) bool {
+	for i := 0; i < int(d.NamedChildCount()); i++ {
+		dec := d.NamedChild(i)
+		if dec.Type() != "decorator" {
+			continue
+		}
+		text := strings.TrimSpace(strings.TrimPrefix(f.Text(dec), "@"))
+		if j := strings.IndexByte(text, '('); j >= 0 {
+			text = text[:j]
+		}
+		switch strings.TrimSpace(text) {
+		case "pytest.mark.skip", "mark.skip", "unittest.skip", "skip":
+			return true
+		}
+	}
+	return false
+}
+
+// pyVacuousAssert reports assert True, or an assert of a true constant.
+func pyVacuousAssert(f *File, a *sitter.Node) bool {
+	if a.NamedChildCount() == 0 {
+		return false
+	}
+	cond := a.NamedChild(0)
+	switch cond.Type() {
+	case "true":
+		return true
+	case "integer":
+		return f.Text(cond) != "0"
+	case "string":
+		return len(strings.Trim(f.Text(cond), `"'`)) > 0
+	}
+	return false
+}
+
+// pyVacuousSelf reports self.assertTrue(True) and self.assertFalse(False).
+func pyVacuousSelf(f *File, attr string, args *sitter.Node) bool {
+	want := map[string]string{"assertTrue": "True", "assertFalse": "False"}[attr]
+	return want != "" && args != nil && args.NamedChildCount() == 1 && f.Text(args.NamedChild(0)) == want
+}
