@@ -119,7 +119,7 @@ func All() []*Language {
 	return all
 }
 
-var all = []*Language{Go, Python}
+var all = []*Language{Go, Python, JavaScript, Rust, Java}
 
 // ByName returns the language with the name, or nil.
 func ByName(name string) *Language {

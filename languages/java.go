@@ -1,0 +1,147 @@
+package languages
+
+import (
+	"sort"
+	"strings"
+
+	sitter "github.com/smacker/go-tree-sitter"
+	"github.com/smacker/go-tree-sitter/java"
+)
+
+// Java counts JUnit 4 and 5 tests (annotated methods) and JUnit 3 tests
+// (test… methods of a TestCase), named Class#method.
+var Java = &Language{
+	Name:      "java",
+	Grammars:  map[string]func() *sitter.Language{".java": java.GetLanguage},
+	TestFiles: []string{"**/src/test/**", "*Test.java", "*Tests.java", "*IT.java"},
+	Markers:   []string{"@Test", "Test", "@ParameterizedTest", "@RepeatedTest", "@TestFactory", "@TestTemplate", "assert", "verify(", "fail("},
+	Queries: map[string]string{"main": `
+		(method_declaration name: (identifier) @name) @method
+		(class_declaration name: (identifier) @cname) @class
+		(method_invocation name: (identifier) @invoked) @invocation
+	`},
+	Analyze: analyzeJava,
+	Samples: []Sample{
+		{Path: "src/test/java/a/ATest.java", Source: "class ATest {\n  @Test void one() { assertEquals(1, 1); assertTrue(true); }\n  @org.junit.jupiter.api.Test void two() { Assertions.assertThat(x).isEqualTo(1); }\n  @ParameterizedTest @ValueSource(ints = {1, 2}) void three(int x) { verify(mock).call(); }\n  @Test @Disabled(\"later\") void four() { fail(\"x\"); }\n  @Nested class Inner { @RepeatedTest(3) void five() {} }\n  void helper() { assertNotNull(x); }\n}\n",
+			Tests: []string{"ATest#one active", "ATest#two active", "ATest#three active", "ATest#four skipped", "ATest.Inner#five active"}, Assertions: 5, Vacuous: 1},
+		{Path: "LegacyTest.java", Source: "public class LegacyTest extends TestCase {\n  public void testOne() { assertEquals(1, 1); }\n  public void helperTest() {}\n  private void testPrivate() {}\n}\n@Ignore\nclass OffTest { @Test public void a() {} }\n",
+			Tests: []string{"LegacyTest#testOne active", "OffTest#a skipped"}, Assertions: 1},
+		// Negative: not tests.
+		{Path: "src/main/java/App.java", Source: "class App { @Test void notInATestFile() {} }\n", Tests: nil},
+		{Path: "UtilTest.java", Source: "class UtilTest { void testLooksLikeJUnit3ButNoTestCase() {} @Override public String toString() { return \"\"; } }\n", Tests: nil},
+	},
+}
+
+var javaTestAnnotations = map[string]bool{"Test": true, "ParameterizedTest": true, "RepeatedTest": true, "TestFactory": true, "TestTemplate": true}
+
+type javaClass struct {
+	start, end uint32
+	name       string
+	skipped    bool
+	junit3     bool
+}
+
+func analyzeJava(f *File) {
+	var classes []javaClass
+	type method struct {
+		node, name *sitter.Node
+	}
+	var methods []method
+	f.Each("main", f.Root, func(c map[string]*sitter.Node) {
+		switch {
+		case c["class"] != nil:
+			cl := c["class"]
+			ann := javaAnnotations(f, cl)
+			junit3 := false
+			if sc := cl.ChildByFieldName("superclass"); sc != nil {
+				t := strings.TrimSpace(strings.TrimPrefix(f.Text(sc), "extends"))
+				junit3 = t == "TestCase" || strings.HasSuffix(t, ".TestCase")
+			}
+			classes = append(classes, javaClass{cl.StartByte(), cl.EndByte(), f.Text(c["cname"]), ann["Disabled"] || ann["Ignore"], junit3})
+		case c["method"] != nil:
+			methods = append(methods, method{c["method"], c["name"]})
+		case c["invocation"] != nil:
+			name := f.Text(c["invoked"])
+			if strings.HasPrefix(name, "assert") || name == "fail" || name == "verify" {
+				f.Assert(javaVacuous(f, name, c["invocation"]))
+			}
+		}
+	})
+	sort.Slice(classes, func(i, j int) bool { return classes[i].start < classes[j].start })
+	for _, m := range methods {
+		var path []string
+		skipped, junit3 := false, false
+		for _, cl := range classes {
+			if cl.start < m.node.StartByte() && m.node.EndByte() <= cl.end {
+				path = append(path, cl.name)
+				skipped = skipped || cl.skipped
+				junit3 = cl.junit3 // the innermost class decides
+			}
+		}
+		if len(path) == 0 {
+			continue
+		}
+		ann := javaAnnotations(f, m.node)
+		test := false
+		for a := range ann {
+			if javaTestAnnotations[a] {
+				test = true
+			}
+		}
+		name := f.Text(m.name)
+		if !test && junit3 && strings.HasPrefix(name, "test") && javaPublicNoArgs(f, m.node) {
+			test = true
+		}
+		if !test {
+			continue
+		}
+		f.AddTest(strings.Join(path, ".")+"#"+name, m.name, skipped || ann["Disabled"] || ann["Ignore"])
+	}
+	sort.SliceStable(f.Result.Tests, func(i, j int) bool { return f.Result.Tests[i].Line < f.Result.Tests[j].Line })
+}
+
+// javaAnnotations returns the simple names of a declaration's annotations:
+// @org.junit.Test is Test.
+func javaAnnotations(f *File, decl *sitter.Node) map[string]bool {
+	m := map[string]bool{}
+	for i := 0; i < int(decl.NamedChildCount()); i++ {
+		mods := decl.NamedChild(i)
+		if mods.Type() != "modifiers" {
+			continue
+		}
+		for j := 0; j < int(mods.NamedChildCount()); j++ {
+			a := mods.NamedChild(j)
+			if a.Type() != "marker_annotation" && a.Type() != "annotation" {
+				continue
+			}
+			name := f.Text(a.ChildByFieldName("name"))
+			if k := strings.LastIndexByte(name, '.'); k >= 0 {
+				name = name[k+1:]
+			}
+			m[name] = true
+		}
+	}
+	return m
+}
+
+// javaPublicNoArgs reports a public method without parameters, as JUnit 3
+// requires of a test.
+func javaPublicNoArgs(f *File, m *sitter.Node) bool {
+	params := m.ChildByFieldName("parameters")
+	if params == nil || params.NamedChildCount() != 0 {
+		return false
+	}
+	for i := 0; i < int(m.NamedChildCount()); i++ {
+		if mods := m.NamedChild(i); mods.Type() == "modifiers" {
+			return strings.Contains(" "+f.Text(mods)+" ", " public ")
+		}
+	}
+	return false
+}
+
+// javaVacuous reports assertTrue(true) and assertFalse(false).
+func javaVacuous(f *File, name string, inv *sitter.Node) bool {
+	args := inv.ChildByFieldName("arguments")
+	want := map[string]string{"assertTrue": "(true)", "assertFalse": "(false)"}[name]
+	return want != "" && args != nil && f.Text(args) == want
+}
