@@ -104,7 +104,7 @@ func analyzeRust(f *File) {
 			for _, m := range rustMacroTest.FindAllStringSubmatchIndex(body, -1) {
 				attr := body[m[2]:m[3]]
 				if rustIsTestAttr(attr) {
-					tests = append(tests, pending{name: body[m[4]:m[5]], node: tt, start: tt.StartByte() + uint32(m[0]), fromTT: true, tokens: tt.StartByte()})
+					tests = append(tests, pending{name: body[m[4]:m[5]], node: tt, start: tt.StartByte() + uint32(m[4]), fromTT: true, tokens: tt.StartByte()})
 					regions = append(regions, rustRegion{tt.StartByte(), tt.EndByte()})
 				}
 			}
