@@ -40,3 +40,4 @@ fuzz:
 self: build
 	./$(BIN) agent
 	./$(BIN) trailers check --range HEAD
+	./$(BIN) count

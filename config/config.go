@@ -28,6 +28,15 @@ const File = Dir + "/config.toml"
 type Config struct {
 	// Trailers configures attribution.
 	Trailers Trailers `toml:"trailers"`
+	// Coverage configures counting.
+	Coverage Coverage `toml:"coverage"`
+}
+
+// Coverage is the [coverage] table.
+type Coverage struct {
+	// Exclude lists path patterns never counted, beside the defaults
+	// (vendor/**, node_modules/**, third_party/**, **/testdata/**).
+	Exclude []string `toml:"exclude"`
 }
 
 // Trailers is the [trailers] table.
@@ -120,6 +129,12 @@ func (c *Config) validate(name string, data []byte) error {
 	for _, tool := range t.Tools {
 		if strings.ContainsAny(tool, "\r\n") {
 			return bad("tools", "a tool name must be one line")
+		}
+	}
+	for _, e := range c.Coverage.Exclude {
+		if strings.TrimSpace(e) == "" || strings.ContainsAny(e, "\r\n") {
+			line, col := keyPosition(data, "coverage", "exclude")
+			return fmt.Errorf("%s:%d:%d: coverage.exclude: a pattern must be one non-empty line", name, line, col)
 		}
 	}
 	for id, m := range t.Models {

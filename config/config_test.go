@@ -45,6 +45,7 @@ func TestParseErrors(t *testing.T) {
 		{"empty format", "[trailers]\nformat = \"\"\n", "c.toml:2:1: trailers.format: must be one non-empty line"},
 		{"syntax", "[trailers\n", "c.toml:1:"},
 		{"wrong type", "[trailers]\ntools = \"x\"\n", "c.toml:2:"},
+		{"empty exclude", "[coverage]\nexclude = [\"vendor/**\", \"\"]\n", "c.toml:2:1: coverage.exclude: a pattern must be one non-empty line"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse("c.toml", []byte(tc.data))

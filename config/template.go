@@ -26,4 +26,10 @@ const Template = `# sentinel's project configuration. Every key is shown at its 
 # [trailers.models]
 # claude = "claude-opus-4-5"
 # codex = "gpt-5-codex"
+
+[coverage]
+# Paths never counted, beside vendor/**, node_modules/**, third_party/**
+# and **/testdata/**. "dir/**" is everything below dir at the top;
+# "**/dir/**" below a dir of that name anywhere.
+# exclude = []
 `

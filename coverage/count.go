@@ -16,6 +16,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/gitsentinel/sentinel/config"
 	"github.com/gitsentinel/sentinel/gitrepo"
 	"github.com/gitsentinel/sentinel/languages"
 )
@@ -415,8 +416,13 @@ func CountTargets(ctx context.Context, dir string, targets []string, o Options) 
 		inRepo = append(inRepo, filepath.ToSlash(rel))
 	}
 	if repoRoot != "" {
+		cfg, err := config.Load(repoRoot)
+		if err != nil {
+			return nil, err
+		}
 		ro := o
 		ro.Dir, ro.Paths = repoRoot, inRepo
+		ro.Excludes = append(append([]string(nil), o.Excludes...), cfg.Coverage.Exclude...)
 		c, err := Count(ctx, ro)
 		if err != nil {
 			return nil, err
