@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	sitter "github.com/smacker/go-tree-sitter"
 	"github.com/smacker/go-tree-sitter/rust"
@@ -34,10 +35,16 @@ var Rust = &Language{
 }
 
 // rustMacroTest finds #[test]-like functions inside a macro body, which
-// tree-sitter leaves as an opaque token tree.
+// tree-sitter leaves as an opaque token tree. The expressions compile on
+// first use, so that commands that count nothing (the commit-msg hook) do
+// not pay for them at start-up.
 var (
-	rustMacroTest   = regexp.MustCompile(`#\[\s*((?:[A-Za-z_][A-Za-z0-9_]*\s*::\s*)*[A-Za-z_][A-Za-z0-9_]*)\s*(?:\([^\]]*\))?\s*\]\s*(?:(?:pub|async|unsafe|const|extern)\s+)*fn\s+([A-Za-z_][A-Za-z0-9_]*)`)
-	rustMacroAssert = regexp.MustCompile(`\b((?:debug_|prop_)?assert(?:_eq|_ne)?)\s*!`)
+	rustMacroTest = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`#\[\s*((?:[A-Za-z_][A-Za-z0-9_]*\s*::\s*)*[A-Za-z_][A-Za-z0-9_]*)\s*(?:\([^\]]*\))?\s*\]\s*(?:(?:pub|async|unsafe|const|extern)\s+)*fn\s+([A-Za-z_][A-Za-z0-9_]*)`)
+	})
+	rustMacroAssert = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b((?:debug_|prop_)?assert(?:_eq|_ne)?)\s*!`)
+	})
 )
 
 // rustAssertMacros are the assertion macros.
@@ -101,14 +108,14 @@ func analyzeRust(f *File) {
 			// Any other macro body is opaque: read it as text.
 			tt := c["tokens"]
 			body := f.Text(tt)
-			for _, m := range rustMacroTest.FindAllStringSubmatchIndex(body, -1) {
+			for _, m := range rustMacroTest().FindAllStringSubmatchIndex(body, -1) {
 				attr := body[m[2]:m[3]]
 				if rustIsTestAttr(attr) {
 					tests = append(tests, pending{name: body[m[4]:m[5]], node: tt, start: tt.StartByte() + uint32(m[4]), fromTT: true, tokens: tt.StartByte()})
 					regions = append(regions, rustRegion{tt.StartByte(), tt.EndByte()})
 				}
 			}
-			for _, m := range rustMacroAssert.FindAllStringIndex(body, -1) {
+			for _, m := range rustMacroAssert().FindAllStringIndex(body, -1) {
 				asserts = append(asserts, struct {
 					at      uint32
 					vacuous bool
