@@ -39,8 +39,10 @@ type Options struct {
 	Paths []string
 	// Excludes are patterns of paths never counted, beside DefaultExcludes.
 	Excludes []string
-	// Progress, when set, is told how far the scan has come.
-	Progress Progress
+	// Progress, when set, is told how far the scan has come, once the
+	// scan has lasted ProgressAfter (a second when zero).
+	Progress      Progress
+	ProgressAfter time.Duration
 	// Workers is the number of parsers; 0 means one per CPU.
 	Workers int
 }
@@ -223,7 +225,7 @@ func parseAll(ctx context.Context, s *snapshot, c *cache, jobs []job, results []
 	if workers > len(jobs) {
 		workers = len(jobs)
 	}
-	progress := startProgress(o.Progress, len(jobs))
+	progress := startProgress(o.Progress, o.ProgressAfter, len(jobs))
 	defer progress.finish()
 
 	ch := make(chan job)
@@ -298,31 +300,24 @@ func countOne(ctx context.Context, s *snapshot, p *languages.Parser, j job) (*la
 	return r, "", nil
 }
 
-// progressState drives a Progress that appears only when the scan lasts
-// longer than a second.
+// progressState drives a Progress that appears only once the scan has
+// lasted longer than a delay: it is checked at each file, so a short scan
+// never shows a bar.
 type progressState struct {
 	p       Progress
 	mu      sync.Mutex
+	begun   time.Time
+	after   time.Duration
 	done    int
 	total   int
 	started bool
-	timer   *time.Timer
 }
 
-func startProgress(p Progress, total int) *progressState {
-	ps := &progressState{p: p, total: total}
-	if p != nil {
-		ps.timer = time.AfterFunc(time.Second, func() {
-			ps.mu.Lock()
-			defer ps.mu.Unlock()
-			ps.started = true
-			ps.p.Start(ps.total)
-			for i := 0; i < ps.done; i++ {
-				ps.p.Step()
-			}
-		})
+func startProgress(p Progress, after time.Duration, total int) *progressState {
+	if after <= 0 {
+		after = time.Second
 	}
-	return ps
+	return &progressState{p: p, total: total, after: after, begun: time.Now()}
 }
 
 func (ps *progressState) step() {
@@ -332,8 +327,15 @@ func (ps *progressState) step() {
 	ps.mu.Lock()
 	defer ps.mu.Unlock()
 	ps.done++
-	if ps.started {
+	switch {
+	case ps.started:
 		ps.p.Step()
+	case time.Since(ps.begun) >= ps.after:
+		ps.started = true
+		ps.p.Start(ps.total)
+		for i := 0; i < ps.done; i++ {
+			ps.p.Step()
+		}
 	}
 }
 
@@ -341,7 +343,6 @@ func (ps *progressState) finish() {
 	if ps.p == nil {
 		return
 	}
-	ps.timer.Stop()
 	ps.mu.Lock()
 	defer ps.mu.Unlock()
 	if ps.started {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gitsentinel/sentinel/internal/gittest"
 )
@@ -197,5 +198,32 @@ func TestPlainFiles(t *testing.T) {
 	}
 	if _, err := CountTargets(context.Background(), dir, []string{"x"}, Options{Mode: Index}); err == nil {
 		t.Error("--staged outside a repository counted")
+	}
+}
+
+// recorder is a Progress that remembers what it was told.
+type recorder struct {
+	started, steps, finished int
+	total                    int
+}
+
+func (r *recorder) Start(total int) { r.started++; r.total = total }
+func (r *recorder) Step()           { r.steps++ }
+func (r *recorder) Finish()         { r.finished++ }
+
+func TestProgress(t *testing.T) {
+	dir := newRepo(t)
+	// A scan shorter than the delay shows nothing.
+	quiet := &recorder{}
+	count(t, Options{Dir: dir, Mode: WorkTree, Progress: quiet, ProgressAfter: time.Hour})
+	if quiet.started != 0 || quiet.steps != 0 {
+		t.Errorf("a short scan showed progress: %+v", quiet)
+	}
+	// A scan that outlasts it is told every file, and finishes.
+	os.RemoveAll(filepath.Join(dir, ".git", "sentinel"))
+	p := &recorder{}
+	count(t, Options{Dir: dir, Mode: WorkTree, Progress: p, ProgressAfter: time.Nanosecond, Workers: 1})
+	if p.started != 1 || p.total != 2 || p.steps != 2 || p.finished != 1 {
+		t.Errorf("progress: %+v", p)
 	}
 }

@@ -332,7 +332,22 @@ func (f *File) AddTest(name string, n *sitter.Node, skipped bool) {
 	if skipped {
 		st = Skipped
 	}
-	f.Result.Tests = append(f.Result.Tests, Test{Name: name, Line: Line(n), Status: st})
+	f.Result.Tests = append(f.Result.Tests, Test{Name: cleanName(name), Line: Line(n), Status: st})
+}
+
+// cleanName keeps a name on one line, so that `count --list` stays one test
+// per line, and gives an empty name ("it('')") a visible form.
+func cleanName(name string) string {
+	name = strings.Map(func(r rune) rune {
+		if r == '\t' || r == '\n' || r == '\r' {
+			return ' '
+		}
+		return r
+	}, name)
+	if strings.TrimSpace(name) == "" {
+		return `""`
+	}
+	return name
 }
 
 // Assert records an assertion, or a vacuous one.
