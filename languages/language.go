@@ -336,7 +336,7 @@ func (f *File) AddTest(name string, n *sitter.Node, skipped bool) {
 }
 
 // cleanName keeps a name on one line, so that `count --list` stays one test
-// per line, and gives an empty name ("it(”)") a visible form.
+// per line, and gives an empty name, as in it(""), a visible form.
 func cleanName(name string) string {
 	name = strings.Map(func(r rune) rune {
 		if r == '\t' || r == '\n' || r == '\r' {
