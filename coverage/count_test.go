@@ -39,10 +39,6 @@ const threeTests = twoTests + "func TestC(t *testing.T) { t.Skip() }\n"
 func newRepo(t *testing.T) string {
 	t.Helper()
 	gittest.Isolate(t)
-	t.Setenv("GIT_AUTHOR_NAME", "Jane")
-	t.Setenv("GIT_AUTHOR_EMAIL", "jane@example.com")
-	t.Setenv("GIT_COMMITTER_NAME", "Jane")
-	t.Setenv("GIT_COMMITTER_EMAIL", "jane@example.com")
 	dir := t.TempDir()
 	run(t, dir, nil, "init", "-q")
 	write(t, dir, "a_test.go", twoTests)

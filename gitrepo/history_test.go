@@ -25,10 +25,6 @@ func gitT(t *testing.T, dir string, args ...string) string {
 func historyRepo(t *testing.T, initArgs ...string) string {
 	t.Helper()
 	gittest.Isolate(t)
-	t.Setenv("GIT_AUTHOR_NAME", "Jane Doe")
-	t.Setenv("GIT_AUTHOR_EMAIL", "jane@example.com")
-	t.Setenv("GIT_COMMITTER_NAME", "Rob Roe")
-	t.Setenv("GIT_COMMITTER_EMAIL", "rob@example.com")
 	dir := t.TempDir()
 	gitT(t, dir, append([]string{"init", "-q", "-b", "main"}, initArgs...)...)
 	gitT(t, dir, "commit", "-q", "--allow-empty", "-m", "root")

@@ -84,19 +84,27 @@ func IndexEntries(ctx context.Context, root string) ([]Entry, error) {
 	if err != nil {
 		return nil, fmt.Errorf("list the index: %w", err)
 	}
+	// "<mode> <object> <stage>\t<path>"
+	return parseEntries(out, "the index", func(f []string, path string) Entry {
+		stage, _ := strconv.Atoi(f[2])
+		return Entry{Path: path, Mode: f[0], Blob: f[1], Stage: stage}
+	})
+}
+
+// parseEntries splits NUL-terminated "<three fields>\t<path>" records, the
+// shape of both git ls-files -s -z and git ls-tree -z.
+func parseEntries(out []byte, what string, entry func(fields []string, path string) Entry) ([]Entry, error) {
 	var entries []Entry
 	for _, rec := range bytes.Split(out, []byte{0}) {
 		if len(rec) == 0 {
 			continue
 		}
-		// "<mode> <object> <stage>\t<path>"
 		meta, path, ok := bytes.Cut(rec, []byte{'\t'})
 		f := strings.Fields(string(meta))
 		if !ok || len(f) != 3 {
-			return nil, fmt.Errorf("list the index: unexpected %q", rec)
+			return nil, fmt.Errorf("list %s: unexpected %q", what, rec)
 		}
-		stage, _ := strconv.Atoi(f[2])
-		entries = append(entries, Entry{Path: string(path), Mode: f[0], Blob: f[1], Stage: stage})
+		entries = append(entries, entry(f, string(path)))
 	}
 	return entries, nil
 }
@@ -127,20 +135,10 @@ func TreeEntries(ctx context.Context, root, rev string) ([]Entry, error) {
 		}
 		return nil, err
 	}
-	var entries []Entry
-	for _, rec := range bytes.Split(out, []byte{0}) {
-		if len(rec) == 0 {
-			continue
-		}
-		// "<mode> <type> <object>\t<path>"
-		meta, path, ok := bytes.Cut(rec, []byte{'\t'})
-		f := strings.Fields(string(meta))
-		if !ok || len(f) != 3 {
-			return nil, fmt.Errorf("list %s: unexpected %q", rev, rec)
-		}
-		entries = append(entries, Entry{Path: string(path), Mode: f[0], Blob: f[2]})
-	}
-	return entries, nil
+	// "<mode> <type> <object>\t<path>"
+	return parseEntries(out, rev, func(f []string, path string) Entry {
+		return Entry{Path: path, Mode: f[0], Blob: f[2]}
+	})
 }
 
 // Objects reads blobs: in-process through go-git's storage where it can,

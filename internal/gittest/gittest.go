@@ -9,7 +9,8 @@ import (
 )
 
 // Isolate skips the test when git is not installed, and otherwise makes git
-// read only the configuration the test itself sets. Variables that a git
+// read only the configuration the test itself sets, and commit as Jane Doe
+// (author) and Rob Roe (committer). Variables that a git
 // hook exports (GIT_DIR, GIT_INDEX_FILE, …) are removed, so that a test run
 // from inside a hook does not act on the hook's repository.
 func Isolate(t testing.TB) {
@@ -24,4 +25,9 @@ func Isolate(t testing.TB) {
 	t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
 	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 	t.Setenv("LC_ALL", "C")
+	// Commits need an identity, and the user's must not leak in.
+	t.Setenv("GIT_AUTHOR_NAME", "Jane Doe")
+	t.Setenv("GIT_AUTHOR_EMAIL", "jane@example.com")
+	t.Setenv("GIT_COMMITTER_NAME", "Rob Roe")
+	t.Setenv("GIT_COMMITTER_EMAIL", "rob@example.com")
 }
