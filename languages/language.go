@@ -111,7 +111,6 @@ type Language struct {
 
 	globs    []*glob.Pattern
 	globOnce sync.Once
-	compiled sync.Map // extension → *compiledQueries
 }
 
 // All is every language sentinel counts, in report order.
@@ -185,14 +184,10 @@ type compiledQueries struct {
 	queries map[string]*sitter.Query
 	// predicates says which queries have predicates to filter on.
 	predicates map[string]bool
-	err        error
 }
 
-func (l *Language) queriesFor(ext string) (*compiledQueries, error) {
-	if c, ok := l.compiled.Load(ext); ok {
-		cq := c.(*compiledQueries)
-		return cq, cq.err
-	}
+// compile builds the language's queries for the grammar of an extension.
+func (l *Language) compile(ext string) (*compiledQueries, error) {
 	grammar, ok := l.Grammars[ext]
 	if !ok {
 		return nil, fmt.Errorf("%s: no grammar for %q", l.Name, ext)
@@ -201,8 +196,8 @@ func (l *Language) queriesFor(ext string) (*compiledQueries, error) {
 	for name, src := range l.Queries {
 		q, err := sitter.NewQuery([]byte(src), cq.lang)
 		if err != nil {
-			cq.err = fmt.Errorf("%s query %s: %w", l.Name, name, err)
-			break
+			cq.close()
+			return nil, fmt.Errorf("%s query %s: %w", l.Name, name, err)
 		}
 		cq.queries[name] = q
 		for i := uint32(0); i < q.PatternCount(); i++ {
@@ -211,23 +206,31 @@ func (l *Language) queriesFor(ext string) (*compiledQueries, error) {
 			}
 		}
 	}
-	// Queries are read-only once compiled and shared by every worker; they
-	// live as long as the process.
-	actual, _ := l.compiled.LoadOrStore(ext, cq)
-	cq = actual.(*compiledQueries)
-	return cq, cq.err
+	return cq, nil
+}
+
+func (cq *compiledQueries) close() {
+	for _, q := range cq.queries {
+		q.Close()
+	}
 }
 
 // Parser parses files of every language; it is not safe for concurrent use,
-// so each worker owns one.
+// so each worker owns one, with its own tree-sitter parsers, compiled
+// queries and query cursor, all freed by Close.
 type Parser struct {
 	parsers map[*sitter.Language]*sitter.Parser
+	queries map[*Language]map[string]*compiledQueries // by extension
 	cursor  *sitter.QueryCursor
 }
 
 // NewParser returns a parser; Close it when done.
 func NewParser() *Parser {
-	return &Parser{parsers: map[*sitter.Language]*sitter.Parser{}, cursor: sitter.NewQueryCursor()}
+	return &Parser{
+		parsers: map[*sitter.Language]*sitter.Parser{},
+		queries: map[*Language]map[string]*compiledQueries{},
+		cursor:  sitter.NewQueryCursor(),
+	}
 }
 
 // Close frees the parser's tree-sitter state.
@@ -235,12 +238,32 @@ func (p *Parser) Close() {
 	for _, sp := range p.parsers {
 		sp.Close()
 	}
+	for _, byExt := range p.queries {
+		for _, cq := range byExt {
+			cq.close()
+		}
+	}
 	p.cursor.Close()
+}
+
+func (p *Parser) queriesFor(l *Language, ext string) (*compiledQueries, error) {
+	if cq := p.queries[l][ext]; cq != nil {
+		return cq, nil
+	}
+	cq, err := l.compile(ext)
+	if err != nil {
+		return nil, err
+	}
+	if p.queries[l] == nil {
+		p.queries[l] = map[string]*compiledQueries{}
+	}
+	p.queries[l][ext] = cq
+	return cq, nil
 }
 
 // Count parses src as a file of language l at path p and counts it.
 func (p *Parser) Count(ctx context.Context, l *Language, filePath string, src []byte) (*Result, error) {
-	cq, err := l.queriesFor(path.Ext(filePath))
+	cq, err := p.queriesFor(l, path.Ext(filePath))
 	if err != nil {
 		return nil, err
 	}
