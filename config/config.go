@@ -30,6 +30,16 @@ type Config struct {
 	Trailers Trailers `toml:"trailers"`
 	// Coverage configures counting.
 	Coverage Coverage `toml:"coverage"`
+	// Hooks configures the git hook scripts.
+	Hooks Hooks `toml:"hooks"`
+}
+
+// Hooks is the [hooks] table.
+type Hooks struct {
+	// FailOpen lets a hook script pass when it cannot find the sentinel
+	// binary; by default it fails, because a guard that silently
+	// disappears is worse than none.
+	FailOpen bool `toml:"fail_open"`
 }
 
 // Coverage is the [coverage] table.

@@ -32,4 +32,10 @@ const Template = `# sentinel's project configuration. Every key is shown at its 
 # and **/testdata/**. "dir/**" is everything below dir at the top;
 # "**/dir/**" below a dir of that name anywhere.
 # exclude = []
+
+[hooks]
+# What a hook script does when it cannot find the sentinel binary: fail (the
+# default: the commit or push stops and says how to fix it) or, with true,
+# pass with a warning. Takes effect at the next "sentinel install".
+# fail_open = false
 `

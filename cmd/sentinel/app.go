@@ -51,6 +51,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 			countCommand(e),
 			trailersCommand(e),
 			hookCommand(e),
+			initCommand(e),
+			installCommand(e),
+			uninstallCommand(e),
 		},
 	}
 	return app.Run(args)

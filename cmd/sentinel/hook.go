@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/gitsentinel/sentinel/githooks"
 	"github.com/urfave/cli/v2"
@@ -47,6 +48,23 @@ func runHook(c *cli.Context, e *env, o hookOptions) error {
 			fmt.Fprintf(e.stderr, "sentinel: %s\n", ed)
 		}
 		return nil
+	case "prepare-commit-msg":
+		if len(o.args) < 1 || len(o.args) > 3 {
+			return &usageError{fmt.Errorf("prepare-commit-msg takes the message file, and the source and commit git may pass")}
+		}
+		did, err := githooks.PrepareCommitMsg(c.Context, e.dir, o.args[0], e.getenv)
+		if err != nil {
+			return fmt.Errorf("prepare-commit-msg: %w", err)
+		}
+		if did != "" {
+			fmt.Fprintf(e.stderr, "sentinel: %s\n", did)
+		}
+		return nil
+	case "pre-commit":
+		// The ratchet's staged check lands here.
+		return nil
+	case "pre-push":
+		return githooks.PrePush(e.stdin)
 	}
-	return &usageError{fmt.Errorf("unknown hook %q: sentinel handles commit-msg", o.name)}
+	return &usageError{fmt.Errorf("unknown hook %q: sentinel handles %s", o.name, strings.Join(githooks.Names, ", "))}
 }

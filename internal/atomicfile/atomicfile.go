@@ -28,7 +28,17 @@ func WriteTransient(path string, data []byte, perm fs.FileMode) error {
 	return write(path, data, perm, false)
 }
 
-func write(path string, data []byte, perm fs.FileMode, durable bool) (err error) {
+// WriteFileMode replaces a file as WriteFile does, with exactly the given
+// mode rather than the old file's: for hooks, which must be executable.
+func WriteFileMode(path string, data []byte, mode fs.FileMode) error {
+	return writeMode(path, data, mode, true, true)
+}
+
+func write(path string, data []byte, perm fs.FileMode, durable bool) error {
+	return writeMode(path, data, perm, durable, false)
+}
+
+func writeMode(path string, data []byte, perm fs.FileMode, durable, force bool) (err error) {
 	target := path
 	if resolved, rerr := filepath.EvalSymlinks(path); rerr == nil {
 		target = resolved
@@ -40,7 +50,9 @@ func write(path string, data []byte, perm fs.FileMode, durable bool) (err error)
 		if !st.Mode().IsRegular() {
 			return fmt.Errorf("write %s: not a regular file", path)
 		}
-		mode = st.Mode().Perm()
+		if !force {
+			mode = st.Mode().Perm()
+		}
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".sentinel-*")
 	if err != nil {

@@ -1,0 +1,43 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gitsentinel/sentinel/githooks"
+	"github.com/urfave/cli/v2"
+)
+
+func initCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "init",
+		Usage: "set sentinel up in this repository: configuration, merge driver and hooks (safe to run again)",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "force", Usage: "install the hooks even where another hook manager owns them"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return &usageError{fmt.Errorf("init takes no arguments")}
+			}
+			opts, err := hookInstallOptions(c, e, installOptions{force: c.Bool("force")})
+			if err != nil {
+				return err
+			}
+			res, err := githooks.Init(c.Context, githooks.InitOptions{Install: opts})
+			if res != nil {
+				for _, d := range res.Done {
+					fmt.Fprintln(e.stdout, d)
+				}
+				printActions(e, res.Hooks)
+				if err == nil {
+					if len(res.Commit) > 0 {
+						fmt.Fprintf(e.stdout, "commit the set-up: git add %s && git commit -m \"Set up sentinel\"\n", strings.Join(res.Commit, " "))
+					} else {
+						fmt.Fprintln(e.stdout, "nothing new to commit")
+					}
+				}
+			}
+			return err
+		},
+	}
+}

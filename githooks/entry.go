@@ -1,0 +1,80 @@
+package githooks
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/gitsentinel/sentinel/internal/atomicfile"
+	"github.com/gitsentinel/sentinel/trailers"
+)
+
+// PrepareCommitMsg pre-fills the Assisted-by line when an agent is running,
+// so that a person sees it in the editor. A message that is still empty
+// gets a comment saying what the commit-msg hook will add instead: a real
+// trailer would turn an aborted, empty commit into one titled by it. It
+// returns what it did, or "" when it did nothing.
+func PrepareCommitMsg(ctx context.Context, dir, file string, getenv trailers.Getenv) (string, error) {
+	if !filepath.IsAbs(file) {
+		file = filepath.Join(dir, file)
+	}
+	s, err := trailers.LoadSettings(ctx, dir)
+	if err != nil {
+		return "", err
+	}
+	d := s.Detect(getenv)
+	if d == nil {
+		return "", nil
+	}
+	msg, err := os.ReadFile(file)
+	if err != nil {
+		return "", fmt.Errorf("read the commit message: %w", err)
+	}
+	value := d.Value(s.Config.Trailers.Format, s.Config.Trailers.Tools)
+	out, changed, err := s.Syntax.AddAssistedBy(msg, value)
+	switch {
+	case errors.Is(err, trailers.ErrEmptyMessage):
+		out, changed = announce(msg, s.Syntax.Comment, value)
+	case err != nil:
+		// The commit-msg hook reports what is wrong with the message.
+		return "", nil
+	}
+	if !changed {
+		return "", nil
+	}
+	if err := atomicfile.WriteTransient(file, out, 0o644); err != nil {
+		return "", err
+	}
+	return "pre-filled Assisted-by: " + value, nil
+}
+
+// announce puts a comment line saying what will be added above the first
+// comment of an empty message.
+func announce(msg []byte, comment, value string) ([]byte, bool) {
+	line := []byte(comment + " sentinel: the commit-msg hook will add \"" + trailers.AssistedBy + ": " + value + "\"\n")
+	if bytes.Contains(msg, line) {
+		return msg, false
+	}
+	for i := 0; i < len(msg); {
+		if bytes.HasPrefix(msg[i:], []byte(comment)) {
+			out := append(append(append([]byte(nil), msg[:i]...), line...), msg[i:]...)
+			return out, true
+		}
+		j := bytes.IndexByte(msg[i:], '\n')
+		if j < 0 {
+			break
+		}
+		i += j + 1
+	}
+	return msg, false
+}
+
+// PrePush drains the ref lines git sends; the ratchet's push check reads them.
+func PrePush(stdin io.Reader) error {
+	_, err := io.Copy(io.Discard, stdin)
+	return err
+}

@@ -1,0 +1,210 @@
+package githooks
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gitsentinel/sentinel/internal/gittest"
+)
+
+func writeExec(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(content), 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// runScript runs a hook script with sh, as git would, with a PATH that has
+// no sentinel on it.
+func runScript(t *testing.T, script string, stdin string, env []string, args ...string) (string, int) {
+	t.Helper()
+	tmp := t.TempDir()
+	defer func() {
+		// The buffered stdin of pre-push is removed on the way out.
+		if entries, _ := os.ReadDir(tmp); len(entries) > 0 {
+			t.Errorf("the script left %d files in TMPDIR", len(entries))
+		}
+	}()
+	cmd := exec.Command("sh", append([]string{script}, args...)...)
+	cmd.Env = append([]string{"PATH=/usr/bin:/bin", "TMPDIR=" + tmp}, env...)
+	cmd.Stdin = strings.NewReader(stdin)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), code
+}
+
+func TestScriptFailsClosedWithoutBinary(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		failOpen bool
+		code     int
+		says     string
+	}{
+		{false, 1, "then run `sentinel install` again"},
+		{true, 0, "skipping it ([hooks] fail_open = true)"},
+	} {
+		script, err := render("commit-msg", "/nonexistent/sentinel", tc.failOpen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, "commit-msg")
+		writeExec(t, path, string(script))
+		out, code := runScript(t, path, "", nil, "msg")
+		if code != tc.code || !strings.Contains(out, tc.says) {
+			t.Errorf("fail_open=%v: exit %d, output %q; want exit %d saying %q", tc.failOpen, code, out, tc.code, tc.says)
+		}
+	}
+}
+
+// TestScriptChainsAndFindsBinary runs a pre-push script whose previous hook
+// and "sentinel" both record their arguments and stdin: both must see the
+// same, the previous hook first, and its failure must stop the hook.
+func TestScriptChainsAndFindsBinary(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "log")
+	fake := filepath.Join(dir, "fake-sentinel")
+	writeExec(t, fake, "#!/bin/sh\necho \"sentinel $*\" >> "+log+"\ncat >> "+log+"\n")
+	script, err := render("pre-push", "/nonexistent/sentinel", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hook := filepath.Join(dir, "pre-push")
+	writeExec(t, hook, string(script))
+	writeExec(t, hook+PrevSuffix, "#!/bin/sh\necho \"prev $*\" >> "+log+"\ncat >> "+log+"\nexit ${PREV_EXIT:-0}\n")
+
+	refs := "refs/heads/main 1111 refs/heads/main 0000\nrefs/heads/b 2222 refs/heads/b 0000\n"
+	out, code := runScript(t, hook, refs, []string{"SENTINEL_BIN=" + fake}, "origin", "/srv/repo.git")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, out)
+	}
+	got, _ := os.ReadFile(log)
+	want := "prev origin /srv/repo.git\n" + refs + "sentinel hook pre-push origin /srv/repo.git\n" + refs
+	if string(got) != want {
+		t.Errorf("log:\n%s\nwant:\n%s", got, want)
+	}
+
+	os.Remove(log)
+	out, code = runScript(t, hook, refs, []string{"SENTINEL_BIN=" + fake, "PREV_EXIT=3"}, "origin", "x")
+	got, _ = os.ReadFile(log)
+	if code != 3 || strings.Contains(string(got), "sentinel hook") {
+		t.Errorf("a failing previous hook: exit %d, log %q, output %q; want exit 3 and sentinel not run", code, got, out)
+	}
+}
+
+func TestInstallUninstallRoundTrip(t *testing.T) {
+	dir := repo(t)
+	hooks := filepath.Join(dir, ".git", "hooks")
+	os.MkdirAll(hooks, 0o755)
+	orig := "#!/bin/sh\n# the team's own hook\nexit 0\n"
+	if err := os.WriteFile(filepath.Join(hooks, "pre-commit"), []byte(orig), 0o750); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	opts := InstallOptions{Dir: dir, Bin: "/usr/local/bin/sentinel"}
+	acts, err := Install(ctx, opts)
+	if err != nil || len(acts) != 3 {
+		t.Fatalf("install: %v %+v", err, acts)
+	}
+	for _, name := range DefaultHooks {
+		b, err := os.ReadFile(filepath.Join(hooks, name))
+		if err != nil || !isOurs(b) || !bytes.HasPrefix(b, []byte("#!/bin/sh\n")) || bytes.Contains(b, []byte("\r")) {
+			t.Errorf("%s: not sentinel's POSIX script: %v", name, err)
+		}
+		if st, _ := os.Stat(filepath.Join(hooks, name)); st.Mode().Perm()&0o111 == 0 {
+			t.Errorf("%s is not executable", name)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(hooks, "pre-commit"+PrevSuffix)); string(b) != orig {
+		t.Errorf("the previous hook was not kept: %q", b)
+	}
+	// Reinstalling changes nothing and never chains sentinel to itself.
+	acts, err = Install(ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range acts {
+		if a.What != "already installed" {
+			t.Errorf("reinstall: %+v", a)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(hooks, "commit-msg"+PrevSuffix)); err == nil {
+		t.Error("sentinel chained its own hook")
+	}
+	// Uninstall restores the team's hook byte for byte, with its mode.
+	if _, err := Uninstall(ctx, dir); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(hooks, "pre-commit"))
+	st, _ := os.Stat(filepath.Join(hooks, "pre-commit"))
+	if err != nil || string(b) != orig || st.Mode().Perm() != 0o750 {
+		t.Errorf("restored %q mode %v, %v", b, st.Mode().Perm(), err)
+	}
+	for _, name := range []string{"commit-msg", "pre-push", "pre-commit" + PrevSuffix} {
+		if _, err := os.Stat(filepath.Join(hooks, name)); err == nil {
+			t.Errorf("%s left behind", name)
+		}
+	}
+}
+
+func TestInstallResumesAndRefuses(t *testing.T) {
+	dir := repo(t)
+	hooks := filepath.Join(dir, ".git", "hooks")
+	os.MkdirAll(hooks, 0o755)
+	hook := filepath.Join(hooks, "commit-msg")
+	orig := "#!/bin/sh\nexit 0\n"
+	writeExec(t, hook, orig)
+	// An install interrupted after saving the hook: the hook is still the
+	// old one, and a second install finishes the job.
+	if err := os.Link(hook, hook+PrevSuffix); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Install(context.Background(), InstallOptions{Dir: dir, Hooks: []string{"commit-msg"}, Bin: "/x"}); err != nil {
+		t.Fatalf("resume: %v", err)
+	}
+	if b, _ := os.ReadFile(hook + PrevSuffix); string(b) != orig {
+		t.Errorf("saved hook %q", b)
+	}
+	// A foreign hook in front of a different saved one is not clobbered.
+	writeExec(t, hook, "#!/bin/sh\necho someone else's\n")
+	_, err := Install(context.Background(), InstallOptions{Dir: dir, Hooks: []string{"commit-msg"}, Bin: "/x"})
+	if err == nil || !strings.Contains(err.Error(), "move one of them away") {
+		t.Errorf("two foreign hooks: %v", err)
+	}
+	if _, err := Install(context.Background(), InstallOptions{Dir: dir, Hooks: []string{"post-merge"}}); err == nil {
+		t.Error("installed an unknown hook")
+	}
+}
+
+func TestInstallRespectsManagers(t *testing.T) {
+	gittest.Isolate(t)
+	for _, tc := range []struct{ name, hook, manager string }{
+		{"lefthook", "#!/bin/sh\n# lefthook run\ncall_lefthook run \"commit-msg\" \"$@\"\n", "lefthook"},
+		{"pre-commit", "#!/usr/bin/env bash\n# File generated by pre-commit: https://pre-commit.com\n", "pre-commit"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := repo(t)
+			hooks := filepath.Join(dir, ".git", "hooks")
+			os.MkdirAll(hooks, 0o755)
+			writeExec(t, filepath.Join(hooks, "commit-msg"), tc.hook)
+			_, err := Install(context.Background(), InstallOptions{Dir: dir, Bin: "/x"})
+			if err == nil || !strings.Contains(err.Error(), tc.manager+" manages") || !strings.Contains(err.Error(), "sentinel install --force") {
+				t.Fatalf("error %v", err)
+			}
+			if _, err := Install(context.Background(), InstallOptions{Dir: dir, Bin: "/x", Force: true}); err != nil {
+				t.Fatalf("--force: %v", err)
+			}
+		})
+	}
+}
