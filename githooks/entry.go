@@ -35,10 +35,12 @@ func PrepareCommitMsg(ctx context.Context, dir, file string, getenv trailers.Get
 		return "", fmt.Errorf("read the commit message: %w", err)
 	}
 	value := d.Value(s.Config.Trailers.Format, s.Config.Trailers.Tools)
+	did := "pre-filled Assisted-by: " + value
 	out, changed, err := s.Syntax.AddAssistedBy(msg, value)
 	switch {
 	case errors.Is(err, trailers.ErrEmptyMessage):
 		out, changed = announce(msg, s.Syntax.Comment, value)
+		did = "announced Assisted-by: " + value + " in a comment; the commit-msg hook adds it"
 	case err != nil:
 		// The commit-msg hook reports what is wrong with the message.
 		return "", nil
@@ -49,7 +51,7 @@ func PrepareCommitMsg(ctx context.Context, dir, file string, getenv trailers.Get
 	if err := atomicfile.WriteTransient(file, out, 0o644); err != nil {
 		return "", err
 	}
-	return "pre-filled Assisted-by: " + value, nil
+	return did, nil
 }
 
 // announce puts a comment line saying what will be added above the first
