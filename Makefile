@@ -43,8 +43,10 @@ FUZZTIME ?= 60s
 fuzz:
 	$(GO) test ./trailers -run '^$$' -fuzz FuzzParseMatchesGit -fuzztime $(FUZZTIME)
 
-# sentinel's main job on its own repository.
+# sentinel's main job on its own repository: its own set-up and hooks, then
+# its checks.
 self: build
+	./$(BIN) init
 	./$(BIN) agent
 	./$(BIN) trailers check --range HEAD
 	./$(BIN) count
