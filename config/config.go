@@ -32,6 +32,15 @@ type Config struct {
 	Coverage Coverage `toml:"coverage"`
 	// Hooks configures the git hook scripts.
 	Hooks Hooks `toml:"hooks"`
+	// Ratchet configures the baseline of peaks.
+	Ratchet Ratchet `toml:"ratchet"`
+}
+
+// Ratchet is the [ratchet] table.
+type Ratchet struct {
+	// AutoRaise makes the pre-commit hook raise the peaks a commit earns
+	// and stage the baseline with it.
+	AutoRaise bool `toml:"auto_raise"`
 }
 
 // Hooks is the [hooks] table.
@@ -70,7 +79,7 @@ type Trailers struct {
 // Default returns the configuration used when the file is absent; every
 // field holds its default.
 func Default() *Config {
-	return &Config{Trailers: Trailers{
+	return &Config{Ratchet: Ratchet{AutoRaise: true}, Trailers: Trailers{
 		Format:        "{agent}:{model}",
 		Models:        map[string]string{},
 		AgentCoauthor: "refuse",

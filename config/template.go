@@ -33,6 +33,12 @@ const Template = `# sentinel's project configuration. Every key is shown at its 
 # "**/dir/**" below a dir of that name anywhere.
 # exclude = []
 
+[ratchet]
+# The pre-commit hook raises a peak that a commit goes above, and stages
+# the baseline into that commit, so the peak moves with the commit that
+# earned it. With false, "sentinel check --update" raises peaks by hand.
+# auto_raise = true
+
 [hooks]
 # What a hook script does when it cannot find the sentinel binary: fail (the
 # default: the commit or push stops and says how to fix it) or, with true,

@@ -93,6 +93,13 @@ type Counts struct {
 	// Parsed and Cached say how many files were parsed and how many came
 	// from the cache.
 	Parsed, Cached int
+	// Baseline is the content of .sentinel/baseline.json in the same
+	// snapshot, nil when it has none.
+	Baseline []byte
+	// BaselineName says where the baseline was read, for messages.
+	BaselineName string
+	// CommonDir is the repository's common git dir (empty for plain files).
+	CommonDir string
 }
 
 // Languages returns the figures per language.
@@ -162,6 +169,12 @@ func Count(ctx context.Context, o Options) (*Counts, error) {
 	}
 	excludes := append(append([]string(nil), DefaultExcludes...), o.Excludes...)
 	out := &Counts{Root: s.root}
+	if s.info != nil {
+		out.CommonDir = s.info.CommonDir
+		if out.Baseline, out.BaselineName, err = s.baseline(ctx, o.Mode, o.Rev); err != nil {
+			return nil, err
+		}
+	}
 	results := make([]*languages.Result, len(s.entries))
 	var jobs []job
 	for i := range s.entries {

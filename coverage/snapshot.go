@@ -69,6 +69,30 @@ func (s *snapshot) read(ctx context.Context, e *entry) ([]byte, error) {
 	return s.objects.ReadBlob(ctx, e.blob)
 }
 
+// baseline reads the baseline of the snapshot: the work tree's file, or the
+// blob the index or the tree holds.
+func (s *snapshot) baseline(ctx context.Context, mode Mode, rev string) ([]byte, string, error) {
+	if mode == WorkTree {
+		p := filepath.Join(s.root, filepath.FromSlash(BaselinePath))
+		b, err := os.ReadFile(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, "", nil
+		}
+		return b, BaselinePath, err
+	}
+	for i := range s.entries {
+		if s.entries[i].path == BaselinePath {
+			b, err := s.read(ctx, &s.entries[i])
+			name := ":" + BaselinePath
+			if mode == Rev {
+				name = rev + ":" + BaselinePath
+			}
+			return b, name, err
+		}
+	}
+	return nil, "", nil
+}
+
 // blobID hashes content as git hashes a blob, so that an edited work-tree
 // file that matches a committed blob hits the same cache entry.
 func blobID(content []byte) string {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/gitsentinel/sentinel/coverage"
 	"github.com/gitsentinel/sentinel/internal/atomicfile"
 	"github.com/gitsentinel/sentinel/trailers"
 )
@@ -79,4 +80,39 @@ func announce(msg []byte, comment, value string) ([]byte, bool) {
 func PrePush(stdin io.Reader) error {
 	_, err := io.Copy(io.Discard, stdin)
 	return err
+}
+
+// PreCommitResult is what the pre-commit hook decided.
+type PreCommitResult struct {
+	// Check is the ratchet's verdict, nil when the repository has no
+	// baseline yet.
+	Check *coverage.CheckResult
+	// Raised reports that the hook raised peaks and staged the baseline.
+	Raised bool
+}
+
+// PreCommit checks the index that is being committed (GIT_INDEX_FILE
+// honoured) against the baseline it holds. Counts above a peak raise it and
+// stage the baseline into the same index, unless [ratchet] auto_raise is
+// off, so the peak moves with the commit that earned it.
+func PreCommit(ctx context.Context, dir string) (*PreCommitResult, error) {
+	opts, cfg, err := coverage.ProjectOptions(ctx, dir, coverage.Index, "")
+	if err != nil {
+		return nil, err
+	}
+	res, err := coverage.Check(ctx, opts)
+	if errors.Is(err, coverage.ErrNoBaseline) {
+		return &PreCommitResult{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := &PreCommitResult{Check: res}
+	if res.OK() && res.Raised != nil && cfg.Ratchet.AutoRaise {
+		if err := coverage.WriteBaseline(ctx, res.Counts.Root, res.Counts.CommonDir, res.Raised, true); err != nil {
+			return nil, err
+		}
+		out.Raised = true
+	}
+	return out, nil
 }

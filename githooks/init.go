@@ -11,15 +11,13 @@ import (
 	"strings"
 
 	"github.com/gitsentinel/sentinel/config"
+	"github.com/gitsentinel/sentinel/coverage"
 	"github.com/gitsentinel/sentinel/gitrepo"
 	"github.com/gitsentinel/sentinel/internal/atomicfile"
 )
 
-// BaselineFile is the ratchet's baseline, relative to the work tree's root.
-const BaselineFile = config.Dir + "/baseline.json"
-
 // attributesLine maps the baseline to sentinel's merge driver.
-const attributesLine = BaselineFile + " merge=sentinel"
+const attributesLine = coverage.BaselinePath + " merge=sentinel"
 
 // mergeDriver is the local git configuration of the baseline merge driver.
 var mergeDriver = [][2]string{
@@ -78,16 +76,39 @@ func Init(ctx context.Context, o InitOptions) (*InitResult, error) {
 		res.Done = append(res.Done, "kept "+config.File)
 	}
 
+	blPath := filepath.Join(info.Root, filepath.FromSlash(coverage.BaselinePath))
+	if _, err := os.Stat(blPath); errors.Is(err, fs.ErrNotExist) {
+		opts, _, err := coverage.ProjectOptions(ctx, dir, coverage.WorkTree, "")
+		if err != nil {
+			return nil, err
+		}
+		c, err := coverage.Count(ctx, opts)
+		if err != nil {
+			return nil, err
+		}
+		b := coverage.NewBaseline(c)
+		if err := coverage.WriteBaseline(ctx, info.Root, info.CommonDir, b, false); err != nil {
+			return nil, err
+		}
+		t := c.Total()
+		res.Done = append(res.Done, fmt.Sprintf("wrote %s from the current counts (%d tests, %d assertions)", coverage.BaselinePath, t.Tests, t.Assertions))
+		res.Commit = append(res.Commit, coverage.BaselinePath)
+	} else if err != nil {
+		return nil, err
+	} else {
+		res.Done = append(res.Done, "kept "+coverage.BaselinePath)
+	}
+
 	attrs := filepath.Join(info.Root, ".gitattributes")
 	added, err := ensureLine(attrs, attributesLine)
 	if err != nil {
 		return nil, err
 	}
 	if added {
-		res.Done = append(res.Done, "mapped "+BaselineFile+" to the sentinel merge driver in .gitattributes")
+		res.Done = append(res.Done, "mapped "+coverage.BaselinePath+" to the sentinel merge driver in .gitattributes")
 		res.Commit = append(res.Commit, ".gitattributes")
 	} else {
-		res.Done = append(res.Done, ".gitattributes already maps "+BaselineFile+" to the sentinel merge driver")
+		res.Done = append(res.Done, ".gitattributes already maps "+coverage.BaselinePath+" to the sentinel merge driver")
 	}
 	for _, kv := range mergeDriver {
 		if v, ok, err := gitrepo.LocalConfig(ctx, dir, kv[0]); err != nil {

@@ -80,3 +80,41 @@ func SetLocalConfig(ctx context.Context, dir, key, value string) error {
 	_, err := (&Git{Dir: dir}).run(ctx, nil, ArgvConfigSet, key, value)
 	return err
 }
+
+var (
+	// ArgvHashObject writes a blob from stdin and prints its id.
+	ArgvHashObject = []string{"hash-object", "-w", "--stdin"}
+	// ArgvUpdateIndex stages a blob at a path (GIT_INDEX_FILE honoured); the
+	// "mode,id,path" is appended.
+	ArgvUpdateIndex = []string{"update-index", "--add", "--cacheinfo"}
+	// ArgvAuthorIdent reads the author identity git would record.
+	ArgvAuthorIdent = []string{"var", "GIT_AUTHOR_IDENT"}
+)
+
+// Stage writes content as a blob and puts it at path in the index that is
+// being committed.
+func Stage(ctx context.Context, root, path string, content []byte) error {
+	g := &Git{Dir: root}
+	out, err := g.run(ctx, content, ArgvHashObject)
+	if err != nil {
+		return fmt.Errorf("stage %s: %w", path, err)
+	}
+	id := strings.TrimSpace(string(out))
+	if _, err := g.run(ctx, nil, ArgvUpdateIndex, "100644,"+id+","+path); err != nil {
+		return fmt.Errorf("stage %s: %w", path, err)
+	}
+	return nil
+}
+
+// AuthorIdent returns "Name <email>" of the author git would record.
+func AuthorIdent(ctx context.Context, dir string) (string, error) {
+	out, err := (&Git{Dir: dir}).run(ctx, nil, ArgvAuthorIdent)
+	if err != nil {
+		return "", fmt.Errorf("who you are (git config user.name and user.email): %w", err)
+	}
+	line := strings.TrimSpace(string(out))
+	if i := strings.LastIndexByte(line, '>'); i >= 0 {
+		line = line[:i+1]
+	}
+	return line, nil
+}

@@ -47,12 +47,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 			return cli.ShowAppHelp(c)
 		},
 		Commands: []*cli.Command{
+			acceptCommand(e),
 			agentCommand(e),
+			checkCommand(e),
 			countCommand(e),
 			trailersCommand(e),
 			hookCommand(e),
 			initCommand(e),
 			installCommand(e),
+			statusCommand(e),
 			uninstallCommand(e),
 		},
 	}

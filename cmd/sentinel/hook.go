@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gitsentinel/sentinel/coverage"
 	"github.com/gitsentinel/sentinel/githooks"
 	"github.com/urfave/cli/v2"
 )
@@ -61,7 +62,22 @@ func runHook(c *cli.Context, e *env, o hookOptions) error {
 		}
 		return nil
 	case "pre-commit":
-		// The ratchet's staged check lands here.
+		res, err := githooks.PreCommit(c.Context, e.dir)
+		if err != nil {
+			return fmt.Errorf("pre-commit: %w", err)
+		}
+		if res.Check == nil {
+			return nil
+		}
+		if !res.Check.OK() {
+			if err := res.Check.WriteText(e.stderr); err != nil {
+				return err
+			}
+			return &policyError{"below a peak"}
+		}
+		if res.Raised {
+			fmt.Fprintf(e.stderr, "sentinel: raised the peaks in %s and staged it with this commit\n", coverage.BaselinePath)
+		}
 		return nil
 	case "pre-push":
 		return githooks.PrePush(e.stdin)

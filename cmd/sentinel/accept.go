@@ -1,0 +1,72 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/gitsentinel/sentinel/coverage"
+	"github.com/gitsentinel/sentinel/gitrepo"
+	"github.com/gitsentinel/sentinel/trailers"
+	"github.com/urfave/cli/v2"
+)
+
+// acceptOptions are the flags of `sentinel accept`.
+type acceptOptions struct {
+	reason    string
+	languages []string
+}
+
+func acceptCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "accept",
+		Usage: "record a removal of tests a person intended: lower the peaks to the counts, with a reason",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "reason", Usage: "why the tests went (required)"},
+			&cli.StringSliceFlag{Name: "language", Usage: "only this row (repeatable); default: every row below its peak"},
+		},
+		Action: func(c *cli.Context) error {
+			return runAccept(c, e, acceptOptions{reason: c.String("reason"), languages: c.StringSlice("language")})
+		},
+	}
+}
+
+// personOnly is why accept refuses an agent and a missing reason.
+const personOnly = "accepting a loss of tests is a person's decision"
+
+func runAccept(c *cli.Context, e *env, o acceptOptions) error {
+	opts, cfg, err := coverage.ProjectOptions(c.Context, e.dir, coverage.WorkTree, "")
+	if err != nil {
+		return err
+	}
+	if d := trailers.Detect(e.getenv, cfg.Trailers.Models); d != nil {
+		fmt.Fprintf(e.stderr, "sentinel: %s, and an AI agent is running (%s, from %s): a person runs `sentinel accept` themselves\n", personOnly, d.Name, d.Source)
+		return &policyError{"agent"}
+	}
+	if strings.TrimSpace(o.reason) == "" {
+		fmt.Fprintf(e.stderr, "sentinel: %s, and it needs a reason: run `sentinel accept --reason \"why the tests went\"`\n", personOnly)
+		return &policyError{"no reason"}
+	}
+	by, err := gitrepo.AuthorIdent(c.Context, opts.Dir)
+	if err != nil {
+		return err
+	}
+	rec, err := coverage.Accept(c.Context, coverage.AcceptOptions{
+		Dir: opts.Dir, Reason: o.reason, Languages: o.languages, By: by, Now: time.Now(), Excludes: opts.Excludes,
+	})
+	if errors.Is(err, coverage.ErrNothingToAccept) {
+		fmt.Fprintf(e.stderr, "sentinel: %v; `sentinel status` shows the margins\n", err)
+		return &policyError{"nothing to accept"}
+	}
+	if err != nil {
+		return err
+	}
+	for k, figs := range rec.Lowered {
+		for f, v := range figs {
+			fmt.Fprintf(e.stdout, "lowered %s %s %d → %d\n", k, f, v[0], v[1])
+		}
+	}
+	fmt.Fprintf(e.stdout, "recorded by %s: %s\nstaged %s: commit it with the change\n", rec.By, rec.Reason, coverage.BaselinePath)
+	return nil
+}

@@ -1,0 +1,346 @@
+package coverage
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/gitsentinel/sentinel/config"
+	"github.com/gitsentinel/sentinel/gitrepo"
+	"github.com/gitsentinel/sentinel/internal/atomicfile"
+)
+
+// ErrNoBaseline is returned where a baseline is needed and there is none.
+var ErrNoBaseline = errors.New("no " + BaselinePath + " here: run `sentinel init` to write one from the current counts")
+
+// Missing is a test that the reference snapshot has and the checked one
+// does not.
+type Missing struct {
+	Name string `json:"name"`
+	Path string `json:"path"`
+	Line int    `json:"line"`
+}
+
+// Drop is a figure below its peak.
+type Drop struct {
+	Key     string    `json:"key"`
+	Figure  string    `json:"figure"`
+	Peak    int       `json:"peak"`
+	Now     int       `json:"now"`
+	Missing []Missing `json:"missing,omitempty"`
+}
+
+// CheckResult is the ratchet's verdict on a snapshot.
+type CheckResult struct {
+	// Counts are the snapshot's counts.
+	Counts *Counts `json:"-"`
+	// Baseline is the snapshot's baseline.
+	Baseline *Baseline `json:"-"`
+	// Rows compare each row with its peak.
+	Rows []Row `json:"rows"`
+	// Drops are the figures below their peaks.
+	Drops []Drop `json:"drops"`
+	// Raised is the baseline with peaks raised to the counts, or nil
+	// when nothing is above its peak.
+	Raised *Baseline `json:"-"`
+}
+
+// OK reports whether nothing is below its peak.
+func (r *CheckResult) OK() bool { return len(r.Drops) == 0 }
+
+// Check counts a snapshot and compares it with the baseline of the same
+// snapshot. Each drop in tests names the tests that the reference snapshot
+// (HEAD, or the parent of the checked revision) has and this one lacks.
+func Check(ctx context.Context, o Options) (*CheckResult, error) {
+	c, err := Count(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	if c.Baseline == nil {
+		return nil, ErrNoBaseline
+	}
+	b, err := ParseBaseline(c.BaselineName, c.Baseline)
+	if err != nil {
+		return nil, err
+	}
+	res := &CheckResult{Counts: c, Baseline: b, Rows: Compare(c, b)}
+	for _, r := range res.Rows {
+		if r.Now.Tests < r.Peak.Tests {
+			res.Drops = append(res.Drops, Drop{Key: r.Key, Figure: FigureTests, Peak: r.Peak.Tests, Now: r.Now.Tests})
+		}
+		if r.Now.Assertions < r.Peak.Assertions {
+			res.Drops = append(res.Drops, Drop{Key: r.Key, Figure: FigureAssertions, Peak: r.Peak.Assertions, Now: r.Now.Assertions})
+		}
+	}
+	if raised, ok := b.Raise(res.Rows); ok {
+		res.Raised = raised
+	}
+	if len(res.Drops) > 0 {
+		if err := res.findMissing(ctx, o); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+// findMissing diffs the test lists with the reference snapshot. A test that
+// moved to another file, or that only changed line, is not missing.
+func (r *CheckResult) findMissing(ctx context.Context, o Options) error {
+	ref := Options{Dir: o.Dir, Mode: Rev, Rev: "HEAD", Excludes: o.Excludes, Paths: o.Paths}
+	if o.Mode == Rev {
+		ref.Rev = o.Rev + "^"
+	}
+	rc, err := Count(ctx, ref)
+	if errors.Is(err, gitrepo.ErrUnknownRevision) {
+		return nil // a first commit has nothing to diff against
+	}
+	if err != nil {
+		return err
+	}
+	have := map[string]int{}
+	for _, f := range r.Counts.Files {
+		for _, t := range f.Tests {
+			if t.Status == "active" {
+				have[f.Language+"\x00"+t.Name]++
+			}
+		}
+	}
+	for i := range r.Drops {
+		d := &r.Drops[i]
+		if d.Figure != FigureTests {
+			continue
+		}
+		for _, f := range rc.Files {
+			if f.Language != d.Key {
+				continue
+			}
+			for _, t := range f.Tests {
+				if t.Status != "active" {
+					continue
+				}
+				k := f.Language + "\x00" + t.Name
+				if have[k] > 0 {
+					have[k]--
+					continue
+				}
+				d.Missing = append(d.Missing, Missing{Name: t.Name, Path: f.Path, Line: t.Line})
+			}
+		}
+	}
+	return nil
+}
+
+// AcceptCommand is the command that records the drops as intended.
+func (r *CheckResult) AcceptCommand() string {
+	seen := map[string]bool{}
+	var langs []string
+	for _, d := range r.Drops {
+		if !seen[d.Key] {
+			seen[d.Key] = true
+			langs = append(langs, "--language "+d.Key)
+		}
+	}
+	return `sentinel accept --reason "WHY THESE TESTS WENT" ` + strings.Join(langs, " ")
+}
+
+// WriteText prints the verdict for people.
+func (r *CheckResult) WriteText(w io.Writer) error {
+	var b strings.Builder
+	for _, d := range r.Drops {
+		fmt.Fprintf(&b, "%s %s %d → %d (below the peak by %d)\n", d.Key, d.Figure, d.Peak, d.Now, d.Peak-d.Now)
+		for _, m := range d.Missing {
+			fmt.Fprintf(&b, "  missing: %s (%s:%d)\n", m.Name, m.Path, m.Line)
+		}
+		if d.Figure == FigureTests && len(d.Missing) == 0 {
+			b.WriteString("  (no test is missing by name: tests were turned off, or moved to an excluded path)\n")
+		}
+	}
+	if !r.OK() {
+		fmt.Fprintf(&b, "the ratchet refuses: a count went below its peak in %s.\n", BaselinePath)
+		fmt.Fprintf(&b, "If the tests were removed on purpose, a person records it:\n  %s\n", r.AcceptCommand())
+	} else {
+		fmt.Fprintf(&b, "every count is at or above its peak\n")
+		if r.Raised != nil {
+			b.WriteString("some counts are above their peaks: `sentinel check --update` raises them\n")
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteStatus prints a table of the counts against the peaks.
+func WriteStatus(w io.Writer, c *Counts, b *Baseline) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "row\tfiles\ttests\tskipped\tassertions\tvacuous\tpeak tests\tpeak assertions\tmargin\t")
+	for _, r := range Compare(c, b) {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%+d/%+d\t\n", r.Key, r.Now.Files, r.Now.Tests, r.Now.Skipped,
+			r.Now.Assertions, r.Now.Vacuous, r.Peak.Tests, r.Peak.Assertions, r.Now.Tests-r.Peak.Tests, r.Now.Assertions-r.Peak.Assertions)
+	}
+	return tw.Flush()
+}
+
+// lockBaseline serialises writers of the baseline: two hooks at once, or a
+// check during an accept. It waits up to timeout for another sentinel to
+// finish.
+func lockBaseline(commonDir string, timeout time.Duration) (func(), error) {
+	dir := filepath.Join(commonDir, "sentinel")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	path := filepath.Join(dir, "baseline.lock")
+	deadline := time.Now().Add(timeout)
+	for {
+		f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+		if err == nil {
+			fmt.Fprintf(f, "%d\n", os.Getpid())
+			f.Close()
+			return func() { os.Remove(path) }, nil
+		}
+		if !errors.Is(err, os.ErrExist) {
+			return nil, fmt.Errorf("lock the baseline: %w", err)
+		}
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("another sentinel holds %s; if none is running, remove it: rm %s", path, path)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// WriteBaseline replaces the work tree's baseline atomically and, when
+// stage is set, puts it in the index that is being committed, under the
+// baseline lock.
+func WriteBaseline(ctx context.Context, root, commonDir string, b *Baseline, stage bool) error {
+	unlock, err := lockBaseline(commonDir, 5*time.Second)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	data := b.Marshal()
+	path := filepath.Join(root, filepath.FromSlash(BaselinePath))
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	if err := atomicfile.WriteFile(path, data, 0o644); err != nil {
+		return err
+	}
+	if stage {
+		return gitrepo.Stage(ctx, root, BaselinePath, data)
+	}
+	return nil
+}
+
+// AcceptOptions says what to accept.
+type AcceptOptions struct {
+	// Dir is a directory in the repository.
+	Dir string
+	// Reason says why the tests went; required.
+	Reason string
+	// Languages restricts the acceptance to these rows; empty means all.
+	Languages []string
+	// By is who accepts ("Name <email>").
+	By string
+	// Now is the time of the acceptance.
+	Now time.Time
+	// Excludes are the configured exclude patterns.
+	Excludes []string
+}
+
+// ErrNothingToAccept is returned when no count is below its peak.
+var ErrNothingToAccept = errors.New("nothing is below its peak: there is no removal to accept")
+
+// Accept lowers the peaks to the current counts, taking for each figure the
+// lower of the index and the work tree (so it works after git add and a
+// refused commit, and after a refused commit -a, whose index git throws
+// away), appends the record, and stages the baseline.
+func Accept(ctx context.Context, o AcceptOptions) (*Acceptance, error) {
+	if strings.TrimSpace(o.Reason) == "" {
+		return nil, errors.New("--reason is required: say why the tests went")
+	}
+	wt, err := Count(ctx, Options{Dir: o.Dir, Mode: WorkTree, Excludes: o.Excludes})
+	if err != nil {
+		return nil, err
+	}
+	idx, err := Count(ctx, Options{Dir: o.Dir, Mode: Index, Excludes: o.Excludes})
+	if err != nil {
+		return nil, err
+	}
+	if wt.Baseline == nil {
+		return nil, ErrNoBaseline
+	}
+	b, err := ParseBaseline(wt.BaselineName, wt.Baseline)
+	if err != nil {
+		return nil, err
+	}
+	want := map[string]bool{}
+	for _, l := range o.Languages {
+		want[l] = true
+	}
+	lowest := map[string]Figures{}
+	for _, c := range []*Counts{wt, idx} {
+		for k, f := range c.Languages() {
+			cur, ok := lowest[k]
+			if !ok {
+				lowest[k] = *f
+				continue
+			}
+			cur.Tests = min(cur.Tests, f.Tests)
+			cur.Assertions = min(cur.Assertions, f.Assertions)
+			lowest[k] = cur
+		}
+	}
+	rec := Acceptance{At: o.Now.UTC().Format(time.RFC3339), By: o.By, Reason: strings.TrimSpace(o.Reason), Lowered: map[string]map[string][2]int{}}
+	out := b.clone()
+	keys := make([]string, 0, len(b.Peaks))
+	for k := range b.Peaks {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if len(want) > 0 && !want[k] {
+			continue
+		}
+		p, now := b.Peaks[k], lowest[k]
+		lowered := map[string][2]int{}
+		if now.Tests < p.Tests {
+			lowered[FigureTests] = [2]int{p.Tests, now.Tests}
+			p.Tests = now.Tests
+		}
+		if now.Assertions < p.Assertions {
+			lowered[FigureAssertions] = [2]int{p.Assertions, now.Assertions}
+			p.Assertions = now.Assertions
+		}
+		if len(lowered) > 0 {
+			rec.Lowered[k] = lowered
+			out.Peaks[k] = p
+		}
+	}
+	if len(rec.Lowered) == 0 {
+		return nil, ErrNothingToAccept
+	}
+	out.Accepted = append(out.Accepted, rec)
+	if err := WriteBaseline(ctx, wt.Root, wt.CommonDir, out, true); err != nil {
+		return nil, err
+	}
+	return &rec, nil
+}
+
+// ProjectOptions returns the options for counting the repository that
+// contains dir as its configuration asks (excludes), with the configuration.
+func ProjectOptions(ctx context.Context, dir string, mode Mode, rev string) (Options, *config.Config, error) {
+	root, err := gitrepo.FindRoot(ctx, dir)
+	if err != nil {
+		return Options{}, nil, err
+	}
+	cfg, err := config.Load(root)
+	if err != nil {
+		return Options{}, nil, err
+	}
+	return Options{Dir: root, Mode: mode, Rev: rev, Excludes: cfg.Coverage.Exclude}, cfg, nil
+}
