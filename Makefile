@@ -49,4 +49,5 @@ self: build
 	./$(BIN) init
 	./$(BIN) agent
 	./$(BIN) trailers check --range HEAD
-	./$(BIN) count
+	./$(BIN) status
+	./$(BIN) check --rev HEAD
