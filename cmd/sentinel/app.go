@@ -55,6 +55,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 			hookCommand(e),
 			initCommand(e),
 			installCommand(e),
+			mergeBaselineCommand(e),
 			statusCommand(e),
 			uninstallCommand(e),
 		},

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+
+	"github.com/gitsentinel/sentinel/coverage"
+	"github.com/gitsentinel/sentinel/internal/atomicfile"
+	"github.com/urfave/cli/v2"
+)
+
+func mergeBaselineCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "merge-baseline",
+		Usage:     "git's merge driver for .sentinel/baseline.json (registered by sentinel init)",
+		ArgsUsage: "BASE OURS THEIRS",
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 3 {
+				return &usageError{fmt.Errorf("merge-baseline takes the three files git passes: %%O %%A %%B")}
+			}
+			return runMergeBaseline(e, c.Args().Get(0), c.Args().Get(1), c.Args().Get(2))
+		},
+	}
+}
+
+// runMergeBaseline writes the merge into OURS. A side that is not a valid
+// baseline leaves a conflict for a person: the driver never writes a guess.
+func runMergeBaseline(e *env, basePath, oursPath, theirsPath string) error {
+	read := func(p string, optional bool) (*coverage.Baseline, error) {
+		data, err := os.ReadFile(e.path(p))
+		if optional && (errors.Is(err, fs.ErrNotExist) || err == nil && len(data) == 0) {
+			return nil, nil // the base had no baseline
+		}
+		if err != nil {
+			return nil, err
+		}
+		return coverage.ParseBaseline(p, data)
+	}
+	base, err := read(basePath, true)
+	if err != nil {
+		return mergeConflict(e, err)
+	}
+	ours, err := read(oursPath, false)
+	if err != nil {
+		return mergeConflict(e, err)
+	}
+	theirs, err := read(theirsPath, false)
+	if err != nil {
+		return mergeConflict(e, err)
+	}
+	merged := coverage.MergeBaselines(base, ours, theirs)
+	return atomicfile.WriteFile(e.path(oursPath), merged.Marshal(), 0o644)
+}
+
+func mergeConflict(e *env, err error) error {
+	fmt.Fprintf(e.stderr, "sentinel: cannot merge %s: %v\nsentinel: resolve the conflict by hand, then check it with `sentinel check`\n", coverage.BaselinePath, err)
+	return &policyError{"merge conflict"}
+}
