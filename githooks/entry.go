@@ -8,8 +8,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
+	"github.com/gitsentinel/sentinel/ci"
 	"github.com/gitsentinel/sentinel/coverage"
+	"github.com/gitsentinel/sentinel/gitrepo"
 	"github.com/gitsentinel/sentinel/internal/atomicfile"
 	"github.com/gitsentinel/sentinel/trailers"
 )
@@ -76,10 +79,58 @@ func announce(msg []byte, comment, value string) ([]byte, bool) {
 	return msg, false
 }
 
-// PrePush drains the ref lines git sends; the ratchet's push check reads them.
-func PrePush(stdin io.Reader) error {
-	_, err := io.Copy(io.Discard, stdin)
-	return err
+// PrePushFailure is a pushed ref whose commits fail the checks.
+type PrePushFailure struct {
+	// LocalRef and RemoteRef are the ref being pushed and its destination.
+	LocalRef, RemoteRef string
+	// Report is the verdict on the commits the remote does not have.
+	Report *ci.Report
+}
+
+// PrePush reads git's pre-push protocol (one "<local ref> <local sha>
+// <remote ref> <remote sha>" line per ref) and runs the CI checks on the
+// commits of each ref that the remote does not have yet, as the pre-commit
+// framework computes them; deletions pass. It works the same for a new
+// branch, an update, and a remote without a default branch.
+func PrePush(ctx context.Context, dir, remote string, stdin io.Reader) ([]PrePushFailure, error) {
+	data, err := io.ReadAll(stdin)
+	if err != nil {
+		return nil, fmt.Errorf("read the refs git pushes: %w", err)
+	}
+	opts, _, err := coverage.ProjectOptions(ctx, dir, coverage.Rev, "")
+	if err != nil {
+		return nil, err
+	}
+	var failures []PrePushFailure
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		f := strings.Fields(line)
+		if len(f) != 4 {
+			continue
+		}
+		localRef, localSHA, remoteRef := f[0], f[1], f[2]
+		if strings.Trim(localSHA, "0") == "" {
+			continue // a deletion
+		}
+		ids, err := gitrepo.NotOnRemote(ctx, opts.Dir, localSHA, remote)
+		if err != nil {
+			return nil, err
+		}
+		if len(ids) == 0 {
+			continue
+		}
+		commits, err := gitrepo.CommitsByID(ctx, opts.Dir, ids)
+		if err != nil {
+			return nil, err
+		}
+		rep, err := ci.RunCommits(ctx, opts, localSHA, commits, false)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", localRef, err)
+		}
+		if !rep.OK() {
+			failures = append(failures, PrePushFailure{LocalRef: localRef, RemoteRef: remoteRef, Report: rep})
+		}
+	}
+	return failures, nil
 }
 
 // PreCommitResult is what the pre-commit hook decided.

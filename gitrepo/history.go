@@ -29,6 +29,8 @@ type Commit struct {
 	Author, Committer string
 	// Message is the raw commit message.
 	Message []byte
+	// Parents are the parent commit ids.
+	Parents []string
 }
 
 // Short returns the abbreviated commit id.
@@ -166,8 +168,8 @@ func walk(st storer.EncodedObjectStorer, start plumbing.Hash, stop map[plumbing.
 		}
 		c := parseRawCommit(h.String(), raw)
 		visit(c)
-		for i := len(c.parents) - 1; i >= 0; i-- {
-			stack = append(stack, plumbing.NewHash(c.parents[i]))
+		for i := len(c.Parents) - 1; i >= 0; i-- {
+			stack = append(stack, plumbing.NewHash(c.Parents[i]))
 		}
 	}
 	return nil
@@ -212,10 +214,9 @@ func rangeCLI(ctx context.Context, g *Git, spec string) ([]Commit, error) {
 	return commits, nil
 }
 
-// rawCommit is a commit and its parents, as read from the object.
+// rawCommit is a commit as read from the object.
 type rawCommit struct {
 	Commit
-	parents []string
 }
 
 // parseRawCommit splits a raw commit object into its parents, identities
@@ -229,7 +230,7 @@ func parseRawCommit(hash string, raw []byte) *rawCommit {
 		key, val, _ := strings.Cut(line, " ")
 		switch key {
 		case "parent":
-			c.parents = append(c.parents, val)
+			c.Parents = append(c.Parents, val)
 		case "author", "committer":
 			// "Name <email> 1700000000 +0000": drop the date.
 			if i := strings.LastIndexByte(val, '>'); i >= 0 {
@@ -243,4 +244,25 @@ func parseRawCommit(hash string, raw []byte) *rawCommit {
 		}
 	}
 	return c
+}
+
+// CommitsByID reads the given commits, in the order given.
+func CommitsByID(ctx context.Context, root string, ids []string) ([]Commit, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	b, err := startBatch(ctx, &Git{Dir: root})
+	if err != nil {
+		return nil, err
+	}
+	defer b.close()
+	out := make([]Commit, 0, len(ids))
+	for _, id := range ids {
+		raw, err := b.read(id)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, parseRawCommit(id, raw).Commit)
+	}
+	return out, nil
 }

@@ -259,3 +259,69 @@ func (b *batchReader) close() error {
 	b.stdin.Close()
 	return b.wait()
 }
+
+var (
+	// ArgvMergeBase prints the best common ancestor of two commits.
+	ArgvMergeBase = []string{"merge-base"}
+	// ArgvIsShallow prints whether the repository is a shallow clone.
+	ArgvIsShallow = []string{"rev-parse", "--is-shallow-repository"}
+	// ArgvRevListNotRemotes lists the commits of a ref that a remote does
+	// not have; the commit and "--not --remotes=REMOTE" are appended.
+	ArgvRevListNotRemotes = []string{"rev-list", "--reverse"}
+)
+
+// ReadSpecs reads "<rev>:<path>" objects in one git cat-file --batch; a
+// spec that names nothing maps to nil.
+func ReadSpecs(ctx context.Context, root string, specs []string) (map[string][]byte, error) {
+	out := map[string][]byte{}
+	if len(specs) == 0 {
+		return out, nil
+	}
+	b, err := startBatch(ctx, &Git{Dir: root})
+	if err != nil {
+		return nil, err
+	}
+	defer b.close()
+	for _, s := range specs {
+		data, err := b.read(s)
+		if errors.Is(err, plumbing.ErrObjectNotFound) {
+			out[s] = nil
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		out[s] = data
+	}
+	return out, nil
+}
+
+// MergeBase returns the best common ancestor of two commits, or "" when
+// they have none.
+func MergeBase(ctx context.Context, root, a, b string) (string, error) {
+	out, err := (&Git{Dir: root}).run(ctx, nil, ArgvMergeBase, a, b)
+	var ee *ExitError
+	if errors.As(err, &ee) && ee.Code == 1 {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// IsShallow reports whether the repository is a shallow clone.
+func IsShallow(ctx context.Context, root string) bool {
+	out, err := (&Git{Dir: root}).run(ctx, nil, ArgvIsShallow)
+	return err == nil && strings.TrimSpace(string(out)) == "true"
+}
+
+// NotOnRemote lists, oldest first, the commits reachable from commit that
+// no ref of the remote has, as the pre-commit framework computes them.
+func NotOnRemote(ctx context.Context, root, commit, remote string) ([]string, error) {
+	out, err := (&Git{Dir: root}).run(ctx, nil, ArgvRevListNotRemotes, commit, "--not", "--remotes="+remote)
+	if err != nil {
+		return nil, fmt.Errorf("list the commits %s does not have: %w", remote, err)
+	}
+	return strings.Fields(string(out)), nil
+}

@@ -28,6 +28,11 @@ func (s *Settings) CheckRange(ctx context.Context, dir, spec string) (*Report, e
 	if err != nil {
 		return nil, err
 	}
+	return s.CheckCommits(commits)
+}
+
+// CheckCommits applies the history policy to commits that already exist.
+func (s *Settings) CheckCommits(commits []gitrepo.Commit) (*Report, error) {
 	p := s.HistoryPolicy()
 	r := &Report{Checked: len(commits), Commits: true}
 	for _, c := range commits {

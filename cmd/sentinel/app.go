@@ -50,6 +50,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 			acceptCommand(e),
 			agentCommand(e),
 			checkCommand(e),
+			ciCommand(e),
 			countCommand(e),
 			trailersCommand(e),
 			hookCommand(e),

@@ -80,7 +80,24 @@ func runHook(c *cli.Context, e *env, o hookOptions) error {
 		}
 		return nil
 	case "pre-push":
-		return githooks.PrePush(e.stdin)
+		remote := "origin"
+		if len(o.args) > 0 {
+			remote = o.args[0]
+		}
+		failures, err := githooks.PrePush(c.Context, e.dir, remote, e.stdin)
+		if err != nil {
+			return fmt.Errorf("pre-push: %w", err)
+		}
+		for _, f := range failures {
+			fmt.Fprintf(e.stderr, "sentinel: the push of %s to %s %s is refused:\n", f.LocalRef, remote, f.RemoteRef)
+			if err := f.Report.WriteText(e.stderr); err != nil {
+				return err
+			}
+		}
+		if len(failures) > 0 {
+			return &policyError{"push refused"}
+		}
+		return nil
 	}
 	return &usageError{fmt.Errorf("unknown hook %q: sentinel handles %s", o.name, strings.Join(githooks.Names, ", "))}
 }

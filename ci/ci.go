@@ -1,0 +1,163 @@
+// Package ci is `sentinel ci` and the pre-push hook: every rule the local
+// hooks enforce, checked again over commits, because local hooks can be
+// skipped.
+package ci
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/gitsentinel/sentinel/coverage"
+	"github.com/gitsentinel/sentinel/gitrepo"
+	"github.com/gitsentinel/sentinel/trailers"
+)
+
+// Report is the verdict on a set of commits.
+type Report struct {
+	// Head is the commit whose counts were checked.
+	Head string `json:"head"`
+	// Checked is the number of commits checked.
+	Checked int `json:"checked"`
+	// Drops are the figures below their peaks at Head.
+	Drops []coverage.Drop `json:"drops"`
+	// History lists commits that lowered a peak without an acceptance.
+	History []coverage.HistoryIssue `json:"history"`
+	// Attribution lists commits the trailer policy refuses.
+	Attribution []trailers.Finding `json:"attribution"`
+	// AcceptCommand records the drops, when there are any.
+	AcceptCommand string `json:"accept_command,omitempty"`
+}
+
+// OK reports whether everything passed.
+func (r *Report) OK() bool {
+	return len(r.Drops) == 0 && len(r.History) == 0 && len(r.Attribution) == 0
+}
+
+// Run checks the commits of base..HEAD (all of HEAD's history when base is
+// empty): counts at HEAD against HEAD's baseline, the baseline commit by
+// commit, and the trailer policy on every commit.
+func Run(ctx context.Context, dir, base string) (*Report, error) {
+	opts, _, err := coverage.ProjectOptions(ctx, dir, coverage.Rev, "HEAD")
+	if err != nil {
+		return nil, err
+	}
+	spec := "HEAD"
+	if base != "" {
+		spec = base + "..HEAD"
+	}
+	commits, err := gitrepo.Range(ctx, opts.Dir, spec)
+	if err != nil {
+		if gitrepo.IsShallow(ctx, opts.Dir) {
+			return nil, fmt.Errorf("%w\nthis clone is shallow and lacks the history to check: run `git fetch --unshallow` (or `git fetch origin %s`)", err, base)
+		}
+		return nil, err
+	}
+	return RunCommits(ctx, opts, "HEAD", commits, true)
+}
+
+// RunCommits checks the given commits, and the counts at head. Without a
+// baseline at head, requireBaseline makes that an error; otherwise only
+// attribution is checked (a repository with hooks but no ratchet yet).
+func RunCommits(ctx context.Context, opts coverage.Options, head string, commits []gitrepo.Commit, requireBaseline bool) (*Report, error) {
+	r := &Report{Head: head, Checked: len(commits)}
+	opts.Mode, opts.Rev = coverage.Rev, head
+	res, err := coverage.Check(ctx, opts)
+	switch {
+	case errors.Is(err, coverage.ErrNoBaseline) && requireBaseline:
+		return nil, fmt.Errorf("%s has no %s: run `sentinel init`, and commit the baseline", head, coverage.BaselinePath)
+	case errors.Is(err, coverage.ErrNoBaseline):
+	case err != nil:
+		return nil, err
+	default:
+		r.Drops = res.Drops
+		if !res.OK() {
+			r.AcceptCommand = res.AcceptCommand()
+		}
+	}
+	if r.History, err = coverage.CheckHistory(ctx, opts.Dir, commits); err != nil {
+		return nil, err
+	}
+	s, err := trailers.LoadSettings(ctx, opts.Dir)
+	if err != nil {
+		return nil, err
+	}
+	tr, err := s.CheckCommits(commits)
+	if err != nil {
+		return nil, err
+	}
+	r.Attribution = tr.Findings
+	return r, nil
+}
+
+func short(h string) string { return h[:min(12, len(h))] }
+
+// WriteText prints the report for people.
+func (r *Report) WriteText(w io.Writer) error {
+	var b strings.Builder
+	for _, d := range r.Drops {
+		fmt.Fprintf(&b, "%s: %s %s %d → %d\n", r.Head, d.Key, d.Figure, d.Peak, d.Now)
+		for _, m := range d.Missing {
+			fmt.Fprintf(&b, "  missing: %s (%s:%d)\n", m.Name, m.Path, m.Line)
+		}
+	}
+	if r.AcceptCommand != "" {
+		fmt.Fprintf(&b, "  if the removal was intended, a person records it: %s\n", r.AcceptCommand)
+	}
+	for _, h := range r.History {
+		fmt.Fprintf(&b, "commit %s %s: %s\n", short(h.Commit), h.Title, h.Reason)
+	}
+	if len(r.History) > 0 {
+		b.WriteString("  a peak may only fall with `sentinel accept` in the same commit\n")
+	}
+	tr := &trailers.Report{Checked: r.Checked, Findings: r.Attribution, Commits: true}
+	if len(r.Attribution) > 0 {
+		if err := tr.WriteText(&b); err != nil {
+			return err
+		}
+	}
+	if r.OK() {
+		fmt.Fprintf(&b, "%d commits checked: the counts hold their peaks, no peak fell without an acceptance, attribution is clean\n", r.Checked)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteJSON prints the report as JSON.
+func (r *Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(struct {
+		OK bool `json:"ok"`
+		*Report
+	}{r.OK(), r})
+}
+
+// WriteGitHub prints GitHub Actions workflow annotations.
+func (r *Report) WriteGitHub(w io.Writer) error {
+	var b strings.Builder
+	esc := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
+	for _, d := range r.Drops {
+		fmt.Fprintf(&b, "::error file=%s,line=1,title=sentinel ratchet::%s\n", coverage.BaselinePath,
+			esc.Replace(fmt.Sprintf("%s %s %d → %d; if intended: %s", d.Key, d.Figure, d.Peak, d.Now, r.AcceptCommand)))
+		for _, m := range d.Missing {
+			fmt.Fprintf(&b, "::error file=%s,line=%d,title=sentinel ratchet::%s\n", m.Path, m.Line, esc.Replace("test removed: "+m.Name))
+		}
+	}
+	for _, h := range r.History {
+		fmt.Fprintf(&b, "::error file=%s,line=1,title=sentinel ratchet::%s\n", coverage.BaselinePath, esc.Replace("commit "+short(h.Commit)+" "+h.Title+": "+h.Reason))
+	}
+	for _, f := range r.Attribution {
+		for _, v := range f.Violations {
+			fmt.Fprintf(&b, "::error title=sentinel attribution::%s\n", esc.Replace(fmt.Sprintf("commit %s %s: line %d: %s: %s; fix: %s", f.Source, f.Title, v.Line, v.Rule, v.Reason, v.Fix)))
+		}
+	}
+	if r.OK() {
+		fmt.Fprintf(&b, "::notice title=sentinel::%d commits checked, all pass\n", r.Checked)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}

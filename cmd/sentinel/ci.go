@@ -1,0 +1,56 @@
+package main
+
+import (
+	"github.com/gitsentinel/sentinel/ci"
+	"github.com/urfave/cli/v2"
+)
+
+// ciOptions are the flags of `sentinel ci`.
+type ciOptions struct {
+	base   string
+	format string
+}
+
+func ciCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "ci",
+		Usage: "check BASE..HEAD: counts at HEAD, the baseline commit by commit, and attribution",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "base", Usage: "check the commits after this one (default: all of HEAD's history)"},
+			formatFlag("text", "json", "github"),
+		},
+		Action: func(c *cli.Context) error {
+			f, err := checkFormat(c, "text", "json", "github")
+			if err != nil {
+				return err
+			}
+			return runCI(c, e, ciOptions{base: c.String("base"), format: f})
+		},
+	}
+}
+
+func runCI(c *cli.Context, e *env, o ciOptions) error {
+	r, err := ci.Run(c.Context, e.dir, o.base)
+	if err != nil {
+		return err
+	}
+	switch o.format {
+	case "json":
+		err = r.WriteJSON(e.stdout)
+	case "github":
+		err = r.WriteGitHub(e.stdout)
+	default:
+		w := e.stdout
+		if !r.OK() {
+			w = e.stderr
+		}
+		err = r.WriteText(w)
+	}
+	if err != nil {
+		return err
+	}
+	if !r.OK() {
+		return &policyError{"ci refused"}
+	}
+	return nil
+}

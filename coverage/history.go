@@ -1,0 +1,144 @@
+package coverage
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/gitsentinel/sentinel/gitrepo"
+)
+
+// HistoryIssue is a commit that lowered a peak without an acceptance.
+type HistoryIssue struct {
+	Commit string `json:"commit"`
+	Title  string `json:"title"`
+	Key    string `json:"key,omitempty"`
+	Figure string `json:"figure,omitempty"`
+	Before int    `json:"before"`
+	After  int    `json:"after"`
+	Reason string `json:"reason"`
+}
+
+// CheckHistory checks the baseline commit by commit: no peak may be lower
+// than in the commit's parent, unless the same commit adds an acceptance
+// that lowers that figure. For a merge, the reference is what the merge
+// driver computes from the parents and their merge base. Comparing only the
+// two ends of a range would miss a branch that raised a peak and then
+// lowered it by hand, or a hand edit committed with --no-verify.
+func CheckHistory(ctx context.Context, root string, commits []gitrepo.Commit) ([]HistoryIssue, error) {
+	var specs []string
+	for _, c := range commits {
+		specs = append(specs, c.Hash+":"+BaselinePath)
+		for _, p := range c.Parents {
+			specs = append(specs, p+":"+BaselinePath)
+		}
+	}
+	blobs, err := gitrepo.ReadSpecs(ctx, root, specs)
+	if err != nil {
+		return nil, err
+	}
+	parse := func(rev string) (*Baseline, error) {
+		data := blobs[rev+":"+BaselinePath]
+		if data == nil {
+			return nil, nil
+		}
+		return ParseBaseline(rev[:min(12, len(rev))]+":"+BaselinePath, data)
+	}
+	var issues []HistoryIssue
+	for _, c := range commits {
+		title := firstLine(c.Message)
+		cur, err := parse(c.Hash)
+		if err != nil {
+			issues = append(issues, HistoryIssue{Commit: c.Hash, Title: title, Reason: err.Error()})
+			continue
+		}
+		ref, err := referenceBaseline(ctx, root, c, parse)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case ref == nil:
+			continue // no baseline before this commit
+		case cur == nil:
+			issues = append(issues, HistoryIssue{Commit: c.Hash, Title: title, Reason: "the commit deletes " + BaselinePath})
+			continue
+		}
+		added := map[string]bool{}
+		for _, a := range ref.Accepted {
+			added[a.key()] = true
+		}
+		for k, was := range ref.Peaks {
+			now := cur.Peaks[k]
+			for _, f := range []struct {
+				name        string
+				before, got int
+			}{{FigureTests, was.Tests, now.Tests}, {FigureAssertions, was.Assertions, now.Assertions}} {
+				if f.got >= f.before || coveredByNew(cur, added, k, f.name, f.got) {
+					continue
+				}
+				issues = append(issues, HistoryIssue{Commit: c.Hash, Title: title, Key: k, Figure: f.name, Before: f.before, After: f.got,
+					Reason: fmt.Sprintf("the peak of %s %s fell from %d to %d without an acceptance in the same commit", k, f.name, f.before, f.got)})
+			}
+		}
+	}
+	return issues, nil
+}
+
+// coveredByNew reports an acceptance, new in this commit, that lowers the
+// figure to at most its new value.
+func coveredByNew(cur *Baseline, old map[string]bool, key, figure string, to int) bool {
+	for _, a := range cur.Accepted {
+		if old[a.key()] {
+			continue
+		}
+		if v, ok := a.Lowered[key][figure]; ok && v[1] <= to {
+			return true
+		}
+	}
+	return false
+}
+
+// referenceBaseline is the baseline a commit is measured against: its
+// parent's, or for a merge what the merge driver makes of its parents.
+func referenceBaseline(ctx context.Context, root string, c gitrepo.Commit, parse func(string) (*Baseline, error)) (*Baseline, error) {
+	var ref *Baseline
+	for i, p := range c.Parents {
+		pb, err := parse(p)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case pb == nil:
+			continue
+		case ref == nil || i == 0:
+			ref = pb
+			continue
+		}
+		base, err := gitrepo.MergeBase(ctx, root, c.Parents[0], p)
+		if err != nil {
+			return nil, err
+		}
+		var bb *Baseline
+		if base != "" {
+			blobs, err := gitrepo.ReadSpecs(ctx, root, []string{base + ":" + BaselinePath})
+			if err != nil {
+				return nil, err
+			}
+			if data := blobs[base+":"+BaselinePath]; data != nil {
+				if bb, err = ParseBaseline(base+":"+BaselinePath, data); err != nil {
+					return nil, err
+				}
+			}
+		}
+		ref = MergeBaselines(bb, ref, pb)
+	}
+	return ref, nil
+}
+
+func firstLine(msg []byte) string {
+	for i, c := range msg {
+		if c == '\n' {
+			return string(msg[:i])
+		}
+	}
+	return string(msg)
+}
