@@ -56,6 +56,18 @@ type Coverage struct {
 	// Exclude lists path patterns never counted, beside the defaults
 	// (vendor/**, node_modules/**, third_party/**, **/testdata/**).
 	Exclude []string `toml:"exclude"`
+	// Scope splits the peaks of a monorepo by part, so that growth in one
+	// part cannot hide a loss in another.
+	Scope []Scope `toml:"scope"`
+}
+
+// Scope is one [[coverage.scope]]: a name and the paths it covers.
+type Scope struct {
+	// Name prefixes the scope's rows ("api" makes "api/go").
+	Name string `toml:"name"`
+	// Paths are globs over slash paths ("services/api/**"); a file belongs
+	// to the first scope that matches it.
+	Paths []string `toml:"paths"`
 }
 
 // Trailers is the [trailers] table.
@@ -155,6 +167,19 @@ func (c *Config) validate(name string, data []byte) error {
 			line, col := keyPosition(data, "coverage", "exclude")
 			return fmt.Errorf("%s:%d:%d: coverage.exclude: a pattern must be one non-empty line", name, line, col)
 		}
+	}
+	seen := map[string]bool{}
+	for _, sc := range c.Coverage.Scope {
+		line, col := keyPosition(data, "coverage.scope", "name")
+		switch {
+		case sc.Name == "" || strings.ContainsAny(sc.Name, "/ \t\r\n"):
+			return fmt.Errorf("%s:%d:%d: coverage.scope: name %q must be one word without a slash", name, line, col, sc.Name)
+		case seen[sc.Name]:
+			return fmt.Errorf("%s:%d:%d: coverage.scope: name %q is used twice", name, line, col, sc.Name)
+		case len(sc.Paths) == 0:
+			return fmt.Errorf("%s:%d:%d: coverage.scope %q: paths is empty", name, line, col, sc.Name)
+		}
+		seen[sc.Name] = true
 	}
 	for id, m := range t.Models {
 		if strings.ContainsAny(m, "\r\n") {

@@ -33,6 +33,13 @@ const Template = `# sentinel's project configuration. Every key is shown at its 
 # "**/dir/**" below a dir of that name anywhere.
 # exclude = []
 
+# Peaks per part of a monorepo: rows become "scope/language", so growth in
+# one part cannot hide a loss in another. A file belongs to the first scope
+# whose paths match it; files in no scope keep plain language rows.
+# [[coverage.scope]]
+# name = "api"
+# paths = ["services/api/**"]
+
 [ratchet]
 # The pre-commit hook raises a peak that a commit goes above, and stages
 # the baseline into that commit, so the peak moves with the commit that

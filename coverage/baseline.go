@@ -139,7 +139,7 @@ func (b *Baseline) Marshal() []byte {
 // NewBaseline makes a baseline whose peaks are the counts.
 func NewBaseline(c *Counts) *Baseline {
 	b := &Baseline{Version: BaselineVersion, Peaks: map[string]Peak{}}
-	for k, f := range c.Languages() {
+	for k, f := range c.Rows() {
 		b.Peaks[k] = Peak{Tests: f.Tests, Assertions: f.Assertions}
 	}
 	return b
@@ -174,7 +174,7 @@ func (r Row) Above() bool {
 
 // Compare lines the counts up with the peaks, one row per key of either.
 func Compare(c *Counts, b *Baseline) []Row {
-	langs := c.Languages()
+	langs := c.Rows()
 	keys := map[string]bool{}
 	for k := range langs {
 		keys[k] = true

@@ -19,6 +19,7 @@ import (
 	"github.com/gitsentinel/sentinel/config"
 	"github.com/gitsentinel/sentinel/gitrepo"
 	"github.com/gitsentinel/sentinel/languages"
+	"github.com/gobwas/glob"
 )
 
 // MaxFileSize is the largest file counted; a bigger one is reported and
@@ -45,6 +46,8 @@ type Options struct {
 	ProgressAfter time.Duration
 	// Workers is the number of parsers; 0 means one per CPU.
 	Workers int
+	// Scopes split the ratchet's rows by part of the repository.
+	Scopes []config.Scope
 }
 
 // Progress is told the number of files to parse, then each one parsed.
@@ -100,6 +103,60 @@ type Counts struct {
 	BaselineName string
 	// CommonDir is the repository's common git dir (empty for plain files).
 	CommonDir string
+
+	scopes []scope
+}
+
+// scope is a compiled [[coverage.scope]].
+type scope struct {
+	name  string
+	globs []*glob.Pattern
+}
+
+func compileScopes(cs []config.Scope) ([]scope, error) {
+	var out []scope
+	for _, c := range cs {
+		sc := scope{name: c.Name}
+		for _, p := range c.Paths {
+			comp := glob.Compiler{Separators: []rune{'/'}, Globstar: true}
+			g, err := comp.Compile(p)
+			if err != nil {
+				return nil, fmt.Errorf("coverage.scope %q: path %q: %w", c.Name, p, err)
+			}
+			sc.globs = append(sc.globs, g)
+		}
+		out = append(out, sc)
+	}
+	return out, nil
+}
+
+// RowKey is the ratchet's row for a file: its language, prefixed with the
+// first scope that covers it ("api/go").
+func (c *Counts) RowKey(path, language string) string {
+	for _, sc := range c.scopes {
+		for _, g := range sc.globs {
+			if g.Match(path) {
+				return sc.name + "/" + language
+			}
+		}
+	}
+	return language
+}
+
+// Rows returns the figures per ratchet row: per language, or per scope and
+// language when scopes are configured.
+func (c *Counts) Rows() map[string]*Figures {
+	m := map[string]*Figures{}
+	for _, f := range c.Files {
+		k := c.RowKey(f.Path, f.Language)
+		fig := m[k]
+		if fig == nil {
+			fig = &Figures{}
+			m[k] = fig
+		}
+		fig.add(f.Result)
+	}
+	return m
 }
 
 // Languages returns the figures per language.
@@ -169,6 +226,9 @@ func Count(ctx context.Context, o Options) (*Counts, error) {
 	}
 	excludes := append(append([]string(nil), DefaultExcludes...), o.Excludes...)
 	out := &Counts{Root: s.root}
+	if out.scopes, err = compileScopes(o.Scopes); err != nil {
+		return nil, err
+	}
 	if s.info != nil {
 		out.CommonDir = s.info.CommonDir
 		if out.Baseline, out.BaselineName, err = s.baseline(ctx, o.Mode, o.Rev); err != nil {

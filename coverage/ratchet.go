@@ -93,7 +93,7 @@ func Check(ctx context.Context, o Options) (*CheckResult, error) {
 // findMissing diffs the test lists with the reference snapshot. A test that
 // moved to another file, or that only changed line, is not missing.
 func (r *CheckResult) findMissing(ctx context.Context, o Options) error {
-	ref := Options{Dir: o.Dir, Mode: Rev, Rev: "HEAD", Excludes: o.Excludes, Paths: o.Paths}
+	ref := Options{Dir: o.Dir, Mode: Rev, Rev: "HEAD", Excludes: o.Excludes, Paths: o.Paths, Scopes: o.Scopes}
 	if o.Mode == Rev {
 		ref.Rev = o.Rev + "^"
 	}
@@ -108,7 +108,7 @@ func (r *CheckResult) findMissing(ctx context.Context, o Options) error {
 	for _, f := range r.Counts.Files {
 		for _, t := range f.Tests {
 			if t.Status == "active" {
-				have[f.Language+"\x00"+t.Name]++
+				have[r.Counts.RowKey(f.Path, f.Language)+"\x00"+t.Name]++
 			}
 		}
 	}
@@ -118,14 +118,14 @@ func (r *CheckResult) findMissing(ctx context.Context, o Options) error {
 			continue
 		}
 		for _, f := range rc.Files {
-			if f.Language != d.Key {
+			if rc.RowKey(f.Path, f.Language) != d.Key {
 				continue
 			}
 			for _, t := range f.Tests {
 				if t.Status != "active" {
 					continue
 				}
-				k := f.Language + "\x00" + t.Name
+				k := d.Key + "\x00" + t.Name
 				if have[k] > 0 {
 					have[k]--
 					continue
@@ -250,6 +250,8 @@ type AcceptOptions struct {
 	Now time.Time
 	// Excludes are the configured exclude patterns.
 	Excludes []string
+	// Scopes are the configured scopes.
+	Scopes []config.Scope
 }
 
 // ErrNothingToAccept is returned when no count is below its peak.
@@ -263,11 +265,11 @@ func Accept(ctx context.Context, o AcceptOptions) (*Acceptance, error) {
 	if strings.TrimSpace(o.Reason) == "" {
 		return nil, errors.New("--reason is required: say why the tests went")
 	}
-	wt, err := Count(ctx, Options{Dir: o.Dir, Mode: WorkTree, Excludes: o.Excludes})
+	wt, err := Count(ctx, Options{Dir: o.Dir, Mode: WorkTree, Excludes: o.Excludes, Scopes: o.Scopes})
 	if err != nil {
 		return nil, err
 	}
-	idx, err := Count(ctx, Options{Dir: o.Dir, Mode: Index, Excludes: o.Excludes})
+	idx, err := Count(ctx, Options{Dir: o.Dir, Mode: Index, Excludes: o.Excludes, Scopes: o.Scopes})
 	if err != nil {
 		return nil, err
 	}
@@ -284,7 +286,7 @@ func Accept(ctx context.Context, o AcceptOptions) (*Acceptance, error) {
 	}
 	lowest := map[string]Figures{}
 	for _, c := range []*Counts{wt, idx} {
-		for k, f := range c.Languages() {
+		for k, f := range c.Rows() {
 			cur, ok := lowest[k]
 			if !ok {
 				lowest[k] = *f
@@ -342,5 +344,5 @@ func ProjectOptions(ctx context.Context, dir string, mode Mode, rev string) (Opt
 	if err != nil {
 		return Options{}, nil, err
 	}
-	return Options{Dir: root, Mode: mode, Rev: rev, Excludes: cfg.Coverage.Exclude}, cfg, nil
+	return Options{Dir: root, Mode: mode, Rev: rev, Excludes: cfg.Coverage.Exclude, Scopes: cfg.Coverage.Scope}, cfg, nil
 }
