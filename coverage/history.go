@@ -104,7 +104,9 @@ func referenceBaseline(ctx context.Context, root string, c gitrepo.Commit, parse
 	for i, p := range c.Parents {
 		pb, err := parse(p)
 		if err != nil {
-			return nil, err
+			// The commit that broke that baseline is reported on its own;
+			// it is no reference for this one.
+			continue
 		}
 		switch {
 		case pb == nil:
@@ -124,9 +126,7 @@ func referenceBaseline(ctx context.Context, root string, c gitrepo.Commit, parse
 				return nil, err
 			}
 			if data := blobs[base+":"+BaselinePath]; data != nil {
-				if bb, err = ParseBaseline(base+":"+BaselinePath, data); err != nil {
-					return nil, err
-				}
+				bb, _ = ParseBaseline(base+":"+BaselinePath, data) // unreadable: no base
 			}
 		}
 		ref = MergeBaselines(bb, ref, pb)
