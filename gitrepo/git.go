@@ -164,3 +164,21 @@ func (g *Git) Toplevel(ctx context.Context) (string, error) {
 	}
 	return strings.TrimSpace(string(out)), nil
 }
+
+// revParseLines runs a git rev-parse argv and splits its output into the
+// want lines it must print; "not a git repository" becomes ErrNotRepository.
+func (g *Git) revParseLines(ctx context.Context, argv []string, want int, extra ...string) ([]string, error) {
+	out, err := g.run(ctx, nil, argv, extra...)
+	if err != nil {
+		var ee *ExitError
+		if errors.As(err, &ee) && strings.Contains(ee.Stderr, "not a git repository") {
+			return nil, ErrNotRepository
+		}
+		return nil, err
+	}
+	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	if len(lines) != want {
+		return nil, fmt.Errorf("git rev-parse: unexpected output %q", out)
+	}
+	return lines, nil
+}

@@ -35,17 +35,9 @@ type Hooks struct {
 // HooksDir asks git where the hooks of the repository containing dir go.
 func HooksDir(ctx context.Context, dir string) (*Hooks, error) {
 	g := &Git{Dir: dir}
-	out, err := g.run(ctx, nil, ArgvHooksDir)
+	lines, err := g.revParseLines(ctx, ArgvHooksDir, 2)
 	if err != nil {
-		var ee *ExitError
-		if errors.As(err, &ee) && strings.Contains(ee.Stderr, "not a git repository") {
-			return nil, ErrNotRepository
-		}
 		return nil, err
-	}
-	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
-	if len(lines) != 2 {
-		return nil, fmt.Errorf("git rev-parse: unexpected output %q", out)
 	}
 	if lines[0] == "true" {
 		return nil, ErrBare

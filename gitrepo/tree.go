@@ -46,17 +46,9 @@ type Info struct {
 // RepoInfo asks git, in one process, where the repository containing dir
 // lives.
 func RepoInfo(ctx context.Context, dir string) (*Info, error) {
-	out, err := (&Git{Dir: dir}).run(ctx, nil, ArgvRepoInfo)
+	lines, err := (&Git{Dir: dir}).revParseLines(ctx, ArgvRepoInfo, 3)
 	if err != nil {
-		var ee *ExitError
-		if errors.As(err, &ee) && strings.Contains(ee.Stderr, "not a git repository") {
-			return nil, ErrNotRepository
-		}
 		return nil, err
-	}
-	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
-	if len(lines) != 3 {
-		return nil, fmt.Errorf("git rev-parse: unexpected output %q", out)
 	}
 	common := lines[1]
 	if !filepath.IsAbs(common) {
