@@ -34,6 +34,28 @@ type Config struct {
 	Hooks Hooks `toml:"hooks"`
 	// Ratchet configures the baseline of peaks.
 	Ratchet Ratchet `toml:"ratchet"`
+	// Guard configures the pre-tool guard for coding agents.
+	Guard Guard `toml:"guard"`
+}
+
+// Guard is the [guard] table.
+type Guard struct {
+	// Strict denies a command whose name is computed ($CMD) instead of
+	// asking.
+	Strict bool `toml:"strict"`
+	// Rules are checked in order after the CRITICAL hardstops; the first
+	// that matches decides.
+	Rules []GuardRule `toml:"rules"`
+}
+
+// GuardRule is one [[guard.rules]] entry.
+type GuardRule struct {
+	// Tool is bash, write, edit or *.
+	Tool string `toml:"tool"`
+	// Pattern is a glob over the normalised command or the path.
+	Pattern string `toml:"pattern"`
+	// Verdict is allow, ask or deny.
+	Verdict string `toml:"verdict"`
 }
 
 // Ratchet is the [ratchet] table.
@@ -166,6 +188,17 @@ func (c *Config) validate(name string, data []byte) error {
 		if strings.TrimSpace(e) == "" || strings.ContainsAny(e, "\r\n") {
 			line, col := keyPosition(data, "coverage", "exclude")
 			return fmt.Errorf("%s:%d:%d: coverage.exclude: a pattern must be one non-empty line", name, line, col)
+		}
+	}
+	for i, r := range c.Guard.Rules {
+		line, col := keyPosition(data, "guard.rules", "pattern")
+		switch {
+		case r.Tool != "bash" && r.Tool != "write" && r.Tool != "edit" && r.Tool != "*":
+			return fmt.Errorf("%s:%d:%d: guard.rules[%d]: tool %q is not one of bash, write, edit, *", name, line, col, i, r.Tool)
+		case r.Verdict != "allow" && r.Verdict != "ask" && r.Verdict != "deny":
+			return fmt.Errorf("%s:%d:%d: guard.rules[%d]: verdict %q is not one of allow, ask, deny", name, line, col, i, r.Verdict)
+		case strings.TrimSpace(r.Pattern) == "":
+			return fmt.Errorf("%s:%d:%d: guard.rules[%d]: the pattern is empty", name, line, col, i)
 		}
 	}
 	seen := map[string]bool{}

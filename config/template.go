@@ -46,6 +46,18 @@ const Template = `# sentinel's project configuration. Every key is shown at its 
 # earned it. With false, "sentinel check --update" raises peaks by hand.
 # auto_raise = true
 
+[guard]
+# Deny, rather than ask about, a command whose name is computed ($CMD).
+# strict = false
+
+# Rules checked after the CRITICAL hardstops, first match wins. In a
+# project's file only "deny" and "ask" count: a repository is untrusted, so
+# "allow" comes only from your own ~/.config/sentinel/config.toml.
+# [[guard.rules]]
+# tool = "bash"
+# pattern = "terraform apply *"
+# verdict = "ask"
+
 [hooks]
 # What a hook script does when it cannot find the sentinel binary: fail (the
 # default: the commit or push stops and says how to fix it) or, with true,

@@ -1,0 +1,200 @@
+package guard
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Verdict is the guard's answer.
+type Verdict int
+
+// The verdicts, in increasing order of refusal.
+const (
+	Allow Verdict = iota
+	Warn
+	Ask
+	Deny
+)
+
+func (v Verdict) String() string {
+	return [...]string{"allow", "warn", "ask", "deny"}[v]
+}
+
+// Finding is one rule that fired on one command.
+type Finding struct {
+	RuleID   string   `json:"rule"`
+	Severity Severity `json:"-"`
+	Verdict  Verdict  `json:"-"`
+	Reason   string   `json:"reason"`
+	Command  string   `json:"command"`
+}
+
+// Decision is the guard's verdict on a tool call, with what led to it.
+type Decision struct {
+	Verdict  Verdict
+	Findings []Finding
+	Commands []*Command
+}
+
+// Reason is the one-line reason a host shows: the first finding of the
+// verdict's weight, its rule id and the safer way, at most 300 characters.
+func (d *Decision) Reason() string {
+	var best *Finding
+	for i, f := range d.Findings {
+		if f.Verdict == d.Verdict && (best == nil || f.Severity > best.Severity) {
+			best = &d.Findings[i]
+		}
+	}
+	if best == nil {
+		return ""
+	}
+	return oneLine(best.Reason)
+}
+
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 300 {
+		s = s[:297] + "..."
+	}
+	return s
+}
+
+func (d *Decision) add(f Finding) {
+	d.Findings = append(d.Findings, f)
+	if f.Verdict > d.Verdict {
+		d.Verdict = f.Verdict
+	}
+}
+
+func ruleFinding(r *Rule, c *Command, v Verdict) Finding {
+	return Finding{RuleID: r.ID, Severity: r.Severity, Verdict: v, Command: c.Text,
+		Reason: fmt.Sprintf("sentinel guard [%s, %s]: %s; instead: %s", r.ID, r.Severity, r.Reason, r.Suggest)}
+}
+
+// EvaluateCommand decides on a shell command.
+func EvaluateCommand(src string, e *Env, p *Policy) *Decision {
+	d := &Decision{}
+	cmds, err := Decompose(src)
+	d.Commands = cmds
+	if err != nil {
+		d.add(Finding{RuleID: "parse", Verdict: Deny, Command: src,
+			Reason: "sentinel guard [parse]: " + err.Error() + "; instead: write the command so that a POSIX/Bash parser reads it"})
+		return d
+	}
+	for _, c := range cmds {
+		evaluateOne(c, e, p, d)
+	}
+	return d
+}
+
+func evaluateOne(c *Command, e *Env, p *Policy, d *Decision) {
+	for _, r := range Catalogue {
+		if r.Severity == Critical && r.Match(c, e) {
+			d.add(ruleFinding(r, c, Deny))
+			return
+		}
+	}
+	for _, w := range commandWrites(c) {
+		if pf := e.CheckPath(w); pf != nil && pf.Critical {
+			d.add(Finding{RuleID: pf.ID, Severity: Critical, Verdict: Deny, Command: c.Text,
+				Reason: fmt.Sprintf("sentinel guard [%s, CRITICAL]: %s (%s); instead: write inside the project", pf.ID, pf.Reason, w)})
+			return
+		}
+	}
+	if v, rule, ok := p.match("bash", c.normalized()); ok {
+		if v != Allow {
+			d.add(Finding{RuleID: "config", Verdict: v, Command: c.Text, Reason: "sentinel guard [config]: the configured rule " + rule + " says " + v.String()})
+		}
+		return
+	}
+	if c.Computed {
+		v := Ask
+		if e.Strict {
+			v = Deny
+		}
+		d.add(Finding{RuleID: "command.computed", Verdict: v, Command: c.Text,
+			Reason: "sentinel guard [command.computed, HIGH]: the command's name is computed (" + c.Name() + "), so what runs cannot be checked; instead: write the command out"})
+	}
+	for _, r := range Catalogue {
+		if r.Severity == Critical || !r.Match(c, e) {
+			continue
+		}
+		v := Deny
+		if r.Severity == Medium {
+			v = Warn
+		}
+		d.add(ruleFinding(r, c, v))
+	}
+	for _, w := range commandWrites(c) {
+		if pf := e.CheckPath(w); pf != nil {
+			d.add(Finding{RuleID: pf.ID, Severity: High, Verdict: Deny, Command: c.Text,
+				Reason: fmt.Sprintf("sentinel guard [%s, HIGH]: %s (%s); instead: ask a person to change it", pf.ID, pf.Reason, w)})
+		}
+	}
+}
+
+// EvaluateWrite decides on a file tool's write to a path.
+func EvaluateWrite(tool, path string, e *Env, p *Policy) *Decision {
+	d := &Decision{}
+	pf := e.CheckPath(path)
+	if pf != nil && pf.Critical {
+		d.add(Finding{RuleID: pf.ID, Severity: Critical, Verdict: Deny, Command: tool + " " + path,
+			Reason: fmt.Sprintf("sentinel guard [%s, CRITICAL]: %s (%s); instead: write inside the project", pf.ID, pf.Reason, path)})
+		return d
+	}
+	if v, rule, ok := p.match(tool, e.Resolve(path)); ok {
+		if v != Allow {
+			d.add(Finding{RuleID: "config", Verdict: v, Command: tool + " " + path, Reason: "sentinel guard [config]: the configured rule " + rule + " says " + v.String()})
+		}
+		return d
+	}
+	if pf != nil {
+		d.add(Finding{RuleID: pf.ID, Severity: High, Verdict: Deny, Command: tool + " " + path,
+			Reason: fmt.Sprintf("sentinel guard [%s, HIGH]: %s (%s); instead: ask a person to change it", pf.ID, pf.Reason, path)})
+	}
+	return d
+}
+
+// normalized is the command as rules' patterns see it: its words joined.
+func (c *Command) normalized() string {
+	return strings.Join(c.Argv, " ")
+}
+
+// commandWrites are the files a command writes: its redirections, and the
+// destinations of the commands that write files.
+func commandWrites(c *Command) []string {
+	out := append([]string(nil), c.Writes...)
+	ops := c.operands()
+	switch c.Name() {
+	case "tee", "truncate", "touch":
+		out = append(out, ops...)
+	case "cp", "mv", "install", "ln", "rsync", "scp":
+		args := c.Args()
+		for i, a := range args {
+			if (a == "-t" || a == "--target-directory") && i+1 < len(args) {
+				return append(out, args[i+1])
+			}
+			if strings.HasPrefix(a, "--target-directory=") {
+				return append(out, strings.TrimPrefix(a, "--target-directory="))
+			}
+		}
+		if len(ops) > 1 {
+			out = append(out, ops[len(ops)-1])
+		}
+	case "sed", "perl":
+		if c.hasShort('i') || c.has("--in-place") {
+			if c.Name() == "sed" && len(ops) > 1 {
+				out = append(out, ops[1:]...)
+			} else if len(ops) > 0 {
+				out = append(out, ops[len(ops)-1])
+			}
+		}
+	case "dd":
+		for _, a := range c.Args() {
+			if strings.HasPrefix(a, "of=") {
+				out = append(out, a[3:])
+			}
+		}
+	}
+	return out
+}
