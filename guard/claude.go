@@ -69,6 +69,9 @@ func decide(input []byte, newEnv func(cwd string) *Env, p *Policy) *Decision {
 	if err := dec.Decode(&ev); err != nil || ev.ToolName == "" {
 		return denial("input.malformed", "the hook event is not a PreToolUse event the guard can read; it denies what it cannot read")
 	}
+	if len(bytes.TrimSpace(input[dec.InputOffset():])) > 0 {
+		return denial("input.malformed", "the hook event has data after its JSON object; it denies what it cannot read")
+	}
 	var in toolInput
 	if len(ev.ToolInput) > 0 {
 		if err := json.Unmarshal(ev.ToolInput, &in); err != nil {

@@ -286,6 +286,17 @@ func (d *decomposer) add(c *Command, depth int) error {
 // own.
 func (d *decomposer) findExec(c *Command, depth int) error {
 	args := c.Args()
+	// {} stands for what find finds: below its start paths.
+	var starts []string
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") || a == "!" || a == "(" {
+			break
+		}
+		starts = append(starts, a)
+	}
+	if len(starts) == 0 {
+		starts = []string{"."}
+	}
 	for i := 0; i < len(args); i++ {
 		switch args[i] {
 		case "-exec", "-execdir", "-ok", "-okdir":
@@ -294,9 +305,15 @@ func (d *decomposer) findExec(c *Command, depth int) error {
 				j++
 			}
 			if j > i+1 {
-				sub := &Command{Argv: append([]string(nil), args[i+1:j]...), Env: map[string]string{}, Via: append(append([]string(nil), c.Via...), "find "+args[i]), Text: strings.Join(args[i+1:j], " ")}
-				if err := d.add(sub, depth+1); err != nil {
-					return err
+				for _, start := range starts {
+					argv := make([]string, 0, j-i-1)
+					for _, a := range args[i+1 : j] {
+						argv = append(argv, strings.ReplaceAll(a, "{}", start))
+					}
+					sub := &Command{Argv: argv, Env: map[string]string{}, Via: append(append([]string(nil), c.Via...), "find "+args[i]), Text: strings.Join(args[i+1:j], " ")}
+					if err := d.add(sub, depth+1); err != nil {
+						return err
+					}
 				}
 			}
 			i = j

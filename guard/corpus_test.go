@@ -1,0 +1,66 @@
+package guard
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// corpusEnv is a user whose home and project do not exist on this machine,
+// so that no test file under /tmp passes for them.
+func corpusEnv() *Env {
+	return &Env{Cwd: "/home/agent-test/src/project", Home: "/home/agent-test", Project: "/home/agent-test/src/project",
+		Temp: []string{"/tmp", "/var/tmp"}, UserConfig: "/home/agent-test/.config/sentinel"}
+}
+
+func readCorpus(t *testing.T, name string) [][2]string {
+	t.Helper()
+	f, err := os.Open(filepath.Join("..", "fixtures", "guard", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out [][2]string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		verdict, cmd := "allow", line
+		if name == "deny.txt" {
+			var ok bool
+			verdict, cmd, ok = strings.Cut(line, "\t")
+			if !ok {
+				t.Fatalf("%s: no verdict in %q", name, line)
+			}
+		}
+		out = append(out, [2]string{verdict, strings.ReplaceAll(cmd, `\n`, "\n")})
+	}
+	return out
+}
+
+// TestCorpus checks the verdict on every command of fixtures/guard.
+func TestCorpus(t *testing.T) {
+	e := corpusEnv()
+	total := 0
+	for _, name := range []string{"deny.txt", "allow.txt"} {
+		for _, c := range readCorpus(t, name) {
+			total++
+			d := EvaluateCommand(c[1], e, nil)
+			if d.Verdict.String() != c[0] {
+				t.Errorf("%s: %q: %s, want %s (%s)", name, c[1], d.Verdict, c[0], d.Reason())
+			}
+			if d.Verdict != Allow {
+				if r := d.Reason(); r == "" || len(r) > 300 || strings.Contains(r, "\n") || !strings.Contains(r, "[") {
+					t.Errorf("%q: the reason %q is not one line naming the rule", c[1], r)
+				}
+			}
+		}
+	}
+	if total < 300 {
+		t.Errorf("the corpus holds %d commands, want at least 300", total)
+	}
+}

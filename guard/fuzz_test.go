@@ -1,0 +1,45 @@
+package guard
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+)
+
+// FuzzEvaluate: decomposition never panics, and a command that does not
+// parse is never allowed.
+func FuzzEvaluate(f *testing.F) {
+	for _, r := range Catalogue {
+		for _, s := range append(append([]string(nil), r.Deny...), r.Allow...) {
+			f.Add(s)
+		}
+	}
+	f.Add("bash -c 'sh -c \"eval rm -rf /\"'")
+	f.Add("$($($($(echo))))")
+	e := corpusEnv()
+	f.Fuzz(func(t *testing.T, src string) {
+		_, err := Decompose(src)
+		d := EvaluateCommand(src, e, nil)
+		if err != nil && d.Verdict != Deny {
+			t.Fatalf("%q does not parse (%v) but got %s", src, err, d.Verdict)
+		}
+	})
+}
+
+// FuzzDecide: any bytes as a hook event; what cannot be read is denied.
+func FuzzDecide(f *testing.F) {
+	f.Add([]byte(`{"tool_name":"Bash","tool_input":{"command":"ls"},"cwd":"/tmp"}`))
+	f.Add([]byte(`{"tool_name":"Write","tool_input":{"file_path":".env"}}`))
+	f.Add([]byte(`{"tool_name":"Bash","tool_input":"rm -rf /"}`))
+	f.Add([]byte(`{`))
+	newEnv := func(string) *Env { return corpusEnv() }
+	f.Fuzz(func(t *testing.T, input []byte) {
+		d := Decide(context.Background(), input, newEnv, nil, nil)
+		var ev Event
+		if json.Unmarshal(input, &ev) != nil || ev.ToolName == "" {
+			if d.Verdict != Deny {
+				t.Fatalf("unreadable event %q got %s", input, d.Verdict)
+			}
+		}
+	})
+}
