@@ -16,7 +16,11 @@ import (
 // are parsed; deeper nesting is denied.
 const MaxDepth = 8
 
-// ErrTooDeep is returned for shell code nested past MaxDepth.
+// MaxNesting bounds how deep command and process substitutions and
+// subshells nest; deeper is denied.
+const MaxNesting = 64
+
+// ErrTooDeep is returned for shell code nested past MaxDepth or MaxNesting.
 var ErrTooDeep = fmt.Errorf("shell code nested more than %d levels deep", MaxDepth)
 
 // Command is one simple command, with its wrappers stripped.
@@ -87,10 +91,32 @@ func (d *decomposer) parse(src string, depth int, via []string) error {
 		return fmt.Errorf("the command does not parse: %w", err)
 	}
 	var walkErr error
+	// Walk calls f(nil) after a node's children: a stack tracks how deep
+	// substitutions and subshells nest.
+	var stack []bool
+	nesting := 0
 	syntax.Walk(f, func(n syntax.Node) bool {
+		if n == nil {
+			if stack[len(stack)-1] {
+				nesting--
+			}
+			stack = stack[:len(stack)-1]
+			return true
+		}
 		if walkErr != nil {
 			return false
 		}
+		nests := false
+		switch n.(type) {
+		case *syntax.CmdSubst, *syntax.ProcSubst, *syntax.Subshell:
+			nests = true
+			nesting++
+			if nesting > MaxNesting {
+				walkErr = ErrTooDeep
+				return false
+			}
+		}
+		stack = append(stack, nests)
 		switch n := n.(type) {
 		case *syntax.FuncDecl:
 			if isForkBomb(n) {
