@@ -6,6 +6,7 @@ package guard
 
 import (
 	"fmt"
+	"strconv"
 	"path"
 	"strings"
 
@@ -353,16 +354,20 @@ func (d *decomposer) findExec(c *Command, depth int) error {
 func render(w *syntax.Word) (string, bool) {
 	var b strings.Builder
 	literal := true
-	var part func(p syntax.WordPart)
-	part = func(p syntax.WordPart) {
+	var part func(p syntax.WordPart, quoted bool)
+	part = func(p syntax.WordPart, quoted bool) {
 		switch p := p.(type) {
 		case *syntax.Lit:
-			b.WriteString(p.Value)
+			b.WriteString(unescape(p.Value, quoted))
 		case *syntax.SglQuoted:
-			b.WriteString(p.Value)
+			if p.Dollar {
+				b.WriteString(unescapeANSIC(p.Value))
+			} else {
+				b.WriteString(p.Value)
+			}
 		case *syntax.DblQuoted:
 			for _, q := range p.Parts {
-				part(q)
+				part(q, true)
 			}
 		case *syntax.ParamExp:
 			literal = false
@@ -386,9 +391,48 @@ func render(w *syntax.Word) (string, bool) {
 		}
 	}
 	for _, p := range w.Parts {
-		part(p)
+		part(p, false)
 	}
 	return b.String(), literal
+}
+
+// unescape removes the shell's backslash escapes from a literal, as the
+// shell does before running it: r\m is rm. Inside double quotes only \$,
+// \`, \", \\ and a backslash-newline are escapes.
+func unescape(s string, quoted bool) string {
+	if !strings.Contains(s, "\\") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 == len(s) {
+			b.WriteByte(c)
+			continue
+		}
+		next := s[i+1]
+		switch {
+		case next == '\n':
+			i++ // line continuation
+		case !quoted || strings.IndexByte("$`\"\\", next) >= 0:
+			b.WriteByte(next)
+			i++
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// unescapeANSIC reads $'…' strings: \n, \t, \xHH, \0NNN and friends.
+func unescapeANSIC(s string) string {
+	if !strings.Contains(s, "\\") {
+		return s
+	}
+	if u, err := strconv.Unquote(`"` + strings.ReplaceAll(s, `"`, `\"`) + `"`); err == nil {
+		return u
+	}
+	return s
 }
 
 func wordString(w *syntax.Word) string {

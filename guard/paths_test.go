@@ -1,0 +1,97 @@
+package guard
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestCheckPath(t *testing.T) {
+	e := testEnv(t)
+	// A link inside the project that points into ~/.ssh is ~/.ssh.
+	ssh := filepath.Join(e.Home, ".ssh")
+	if err := os.MkdirAll(ssh, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(ssh, filepath.Join(e.Project, "keys")); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		path string
+		want string // rule id, "" for allowed
+	}{
+		{"/etc/hosts", "path.system"},
+		{"/usr/local/bin/x", "path.system"},
+		{"/lib64/x.so", "path.system"},
+		{`C:\Windows\System32\drivers\etc\hosts`, "path.system"},
+		{"../../../../../../etc/passwd", "path.system"},
+		{"keys/authorized_keys", "path.credentials-dir"},
+		{"~/.ssh/config", "path.credentials-dir"},
+		{"~/.aws/credentials", "path.credentials-dir"},
+		{"~/.config/gh/hosts.yml", "path.credentials-dir"},
+		{".env", "path.credentials"},
+		{"config/.env.production", "path.credentials"},
+		{".env.example", ""},
+		{".env.sample", ""},
+		{"deploy/id_rsa", "path.credentials"},
+		{"deploy/id_rsa.pub", ""},
+		{"certs/tls.pem", "path.credentials"},
+		{"secrets.yaml", "path.credentials"},
+		{"~/.npmrc", "path.credentials"},
+		{".npmrc", ""},
+		{".claude/settings.local.json", "path.agent-settings"},
+		{"~/.codex/config.toml", "path.agent-settings"},
+		{".git/hooks/pre-push", "path.git-control"},
+		{".git/config", "path.git-control"},
+		{".husky/pre-commit", "path.hook-manager"},
+		{".pre-commit-config.yaml", "path.hook-manager"},
+		{".sentinel/baseline.json", "path.sentinel"},
+		{"~/.config/sentinel/config.toml", "path.sentinel"},
+		{"main.go", ""},
+		{"docs/env.md", ""},
+		{"/tmp/out.txt", ""},
+	} {
+		got := ""
+		if f := e.CheckPath(tc.path); f != nil {
+			got = f.ID
+		}
+		if got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.path, got, tc.want)
+		}
+	}
+}
+
+func TestComputedAndStrict(t *testing.T) {
+	e := testEnv(t)
+	if d := EvaluateCommand("$CMD x", e, nil); d.Verdict != Ask {
+		t.Errorf("computed: %s", d.Verdict)
+	}
+	e.Strict = true
+	if d := EvaluateCommand("$(printf rm) -rf x", e, nil); d.Verdict != Deny {
+		t.Errorf("computed, strict: %s", d.Verdict)
+	}
+}
+
+func TestTooDeep(t *testing.T) {
+	e := testEnv(t)
+	cmd := "rm -rf /"
+	for i := 0; i < MaxDepth+2; i++ {
+		cmd = "bash -c " + shellQuote(cmd)
+	}
+	d := EvaluateCommand(cmd, e, nil)
+	if d.Verdict != Deny || d.Findings[0].RuleID != "parse" {
+		t.Errorf("nested %d deep: %s %+v", MaxDepth+2, d.Verdict, d.Findings)
+	}
+}
+
+func shellQuote(s string) string {
+	out := "'"
+	for _, r := range s {
+		if r == '\'' {
+			out += `'\''`
+		} else {
+			out += string(r)
+		}
+	}
+	return out + "'"
+}
