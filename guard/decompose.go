@@ -6,8 +6,8 @@ package guard
 
 import (
 	"fmt"
-	"strconv"
 	"path"
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
