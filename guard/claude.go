@@ -1,7 +1,6 @@
 package guard
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -14,19 +13,6 @@ const MaxInput = 1 << 20
 // Deadline bounds one decision; past it the answer is no.
 const Deadline = 250 * time.Millisecond
 
-// Event is the part of a Claude Code PreToolUse event the guard reads.
-type Event struct {
-	ToolName  string          `json:"tool_name"`
-	ToolInput json.RawMessage `json:"tool_input"`
-	Cwd       string          `json:"cwd"`
-}
-
-type toolInput struct {
-	Command      string `json:"command"`
-	FilePath     string `json:"file_path"`
-	NotebookPath string `json:"notebook_path"`
-}
-
 // denial is a decision that refuses for a reason of the guard's own.
 func denial(id, reason string) *Decision {
 	d := &Decision{}
@@ -34,10 +20,11 @@ func denial(id, reason string) *Decision {
 	return d
 }
 
-// Decide reads a Claude Code PreToolUse event and decides, failing closed:
-// input it cannot read, a panic, or a decision that takes past the deadline
-// is a denial. newEnv builds the environment from the event's cwd.
-func Decide(ctx context.Context, input []byte, newEnv func(cwd string) *Env, p *Policy, policyErr error) (d *Decision) {
+// Decide reads an agent's pre-tool event in its dialect and decides,
+// failing closed: input it cannot read, a panic, or a decision that takes
+// past the deadline is a denial. newEnv builds the environment from the
+// event's cwd.
+func Decide(ctx context.Context, input []byte, dialect Dialect, newEnv func(cwd string) *Env, p *Policy, policyErr error) (d *Decision) {
 	if len(input) > MaxInput {
 		return denial("input.too-large", fmt.Sprintf("the hook event is larger than %d bytes; instead: split the command", MaxInput))
 	}
@@ -53,7 +40,7 @@ func Decide(ctx context.Context, input []byte, newEnv func(cwd string) *Env, p *
 				done <- denial("internal", fmt.Sprintf("the guard failed (%v); it denies when it cannot decide", r))
 			}
 		}()
-		done <- decide(input, newEnv, p)
+		done <- decide(input, dialect, newEnv, p)
 	}()
 	select {
 	case d = <-done:
@@ -63,34 +50,27 @@ func Decide(ctx context.Context, input []byte, newEnv func(cwd string) *Env, p *
 	}
 }
 
-func decide(input []byte, newEnv func(cwd string) *Env, p *Policy) *Decision {
-	var ev Event
-	dec := json.NewDecoder(bytes.NewReader(input))
-	if err := dec.Decode(&ev); err != nil || ev.ToolName == "" {
-		return denial("input.malformed", "the hook event is not a PreToolUse event the guard can read; it denies what it cannot read")
+func decide(input []byte, dialect Dialect, newEnv func(cwd string) *Env, p *Policy) *Decision {
+	call, err := dialect.Parse(input)
+	if err != nil {
+		return denial("input.malformed", "the hook event is not a "+dialect.Name()+" pre-tool event the guard can read; it denies what it cannot read")
 	}
-	if len(bytes.TrimSpace(input[dec.InputOffset():])) > 0 {
-		return denial("input.malformed", "the hook event has data after its JSON object; it denies what it cannot read")
-	}
-	var in toolInput
-	if len(ev.ToolInput) > 0 {
-		if err := json.Unmarshal(ev.ToolInput, &in); err != nil {
-			return denial("input.malformed", "tool_input is not an object the guard can read")
-		}
-	}
-	e := newEnv(ev.Cwd)
+	e := newEnv(call.Cwd)
 	if p != nil && p.Strict {
 		e.Strict = true
 	}
-	switch ev.ToolName {
-	case "Bash":
-		return EvaluateCommand(in.Command, e, p)
-	case "Write":
-		return EvaluateWrite("write", in.FilePath, e, p)
-	case "Edit", "MultiEdit":
-		return EvaluateWrite("edit", in.FilePath, e, p)
-	case "NotebookEdit":
-		return EvaluateWrite("edit", in.NotebookPath, e, p)
+	switch call.Kind {
+	case "bash":
+		return EvaluateCommand(call.Command, e, p)
+	case "write", "edit":
+		out := &Decision{}
+		for _, w := range call.Writes {
+			d := EvaluateWrite(call.Kind, w, e, p)
+			for _, f := range d.Findings {
+				out.add(f)
+			}
+		}
+		return out
 	}
 	return &Decision{}
 }

@@ -34,9 +34,13 @@ func FuzzDecide(f *testing.F) {
 	f.Add([]byte(`{`))
 	newEnv := func(string) *Env { return corpusEnv() }
 	f.Fuzz(func(t *testing.T, input []byte) {
-		d := Decide(context.Background(), input, newEnv, nil, nil)
-		var ev Event
-		if json.Unmarshal(input, &ev) != nil || ev.ToolName == "" {
+		d := Decide(context.Background(), input, Detect(input), newEnv, nil, nil)
+		var ev struct {
+			ToolName        string `json:"tool_name"`
+			ToolNameCopilot string `json:"toolName"`
+			Hook            string `json:"hook_event_name"`
+		}
+		if json.Unmarshal(input, &ev) != nil || ev.ToolName == "" && ev.ToolNameCopilot == "" && ev.Hook == "" {
 			if d.Verdict != Deny {
 				t.Fatalf("unreadable event %q got %s", input, d.Verdict)
 			}

@@ -18,6 +18,13 @@ const (
 	exitError = 2
 )
 
+// hostExit is an exit status an agent's hook protocol prescribes (Codex
+// reads a deny from exit status 2 and stderr), already reported.
+type hostExit struct{ code int }
+
+// Error names the status.
+func (e *hostExit) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+
 // policyError is a refusal that has already been reported.
 type policyError struct{ what string }
 
@@ -42,6 +49,10 @@ func exitCode(err error, stderr io.Writer) int {
 	var pe *policyError
 	if errors.As(err, &pe) {
 		return exitPolicy
+	}
+	var he *hostExit
+	if errors.As(err, &he) {
+		return he.code
 	}
 	fmt.Fprintf(stderr, "sentinel: %v\n", err)
 	return exitError

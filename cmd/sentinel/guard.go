@@ -19,33 +19,43 @@ func guardCommand(e *env) *cli.Command {
 		Name:  "guard",
 		Usage: "the pre-tool hook for coding agents: reads the agent's event on stdin and answers in its format",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "agent", Value: "claude", Usage: "the agent's hook dialect: claude"},
+			&cli.StringFlag{Name: "agent", Usage: "the agent's hook dialect: claude, codex, gemini, cursor or copilot (default: recognised from the event)"},
 		},
 		Subcommands: []*cli.Command{guardExplainCommand(e)},
 		Action: func(c *cli.Context) error {
 			o := guardOptions{agent: c.String("agent")}
-			if o.agent != "claude" {
-				return &usageError{fmt.Errorf("--agent %q: this sentinel speaks claude", o.agent)}
+			if _, ok := guard.Dialects[o.agent]; o.agent != "" && !ok {
+				return &usageError{fmt.Errorf("--agent %q: sentinel speaks claude, codex, gemini, cursor and copilot", o.agent)}
 			}
 			return runGuard(c, e, o)
 		},
 	}
 }
 
-// runGuard answers one event. It always exits 0 with the answer on stdout:
-// the host acts on the answer, and a crash would let the call through.
-func runGuard(c *cli.Context, e *env, _ guardOptions) error {
+// runGuard answers one event in the agent's format. The answer is the
+// verdict: a crash would let the call through on most hosts.
+func runGuard(c *cli.Context, e *env, o guardOptions) error {
 	input, err := io.ReadAll(io.LimitReader(e.stdin, guard.MaxInput+1))
-	policy, perr := loadGuardPolicy(e)
-	var d *guard.Decision
-	if err != nil {
-		d = &guard.Decision{Verdict: guard.Deny}
-		d.Findings = append(d.Findings, guard.Finding{RuleID: "input", Verdict: guard.Deny, Reason: "sentinel guard [input]: cannot read the event: " + err.Error()})
-	} else {
-		d = guard.Decide(c.Context, input, func(cwd string) *guard.Env { return guard.NewEnv(cwd, e.getenv) }, policy, perr)
+	dialect := guard.Dialects[o.agent]
+	if dialect == nil {
+		dialect = guard.Detect(input)
 	}
-	_, err = e.stdout.Write(guard.ClaudeResponse(d))
-	return err
+	policy, perr := loadGuardPolicy(e)
+	if err != nil {
+		perr = fmt.Errorf("cannot read the event: %w", err)
+	}
+	d := guard.Decide(c.Context, input, dialect, func(cwd string) *guard.Env { return guard.NewEnv(cwd, e.getenv) }, policy, perr)
+	a := dialect.Answer(d)
+	if _, err := e.stdout.Write(a.Stdout); err != nil {
+		return err
+	}
+	if a.Stderr != "" {
+		io.WriteString(e.stderr, a.Stderr)
+	}
+	if a.Exit != 0 {
+		return &hostExit{code: a.Exit}
+	}
+	return nil
 }
 
 func loadGuardPolicy(e *env) (*guard.Policy, error) {

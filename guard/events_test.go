@@ -1,0 +1,72 @@
+package guard
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite fixtures/guard/events/*.stdout and *.stderr (review the diff!)")
+
+// TestEvents feeds each agent's recorded events to the guard, with the
+// agent recognised from the event's shape, and compares the exact bytes
+// the host acts on.
+func TestEvents(t *testing.T) {
+	dir := filepath.Join("..", "fixtures", "guard", "events")
+	newEnv := func(cwd string) *Env {
+		e := corpusEnv()
+		if cwd != "" {
+			e.Cwd, e.Project = cwd, cwd
+		}
+		return e
+	}
+	for name := range Dialects {
+		for _, verdict := range []string{"allow", "ask", "deny"} {
+			base := filepath.Join(dir, name+"-"+verdict)
+			input, err := os.ReadFile(base + ".json")
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := Detect(input)
+			if d.Name() != name {
+				t.Errorf("%s-%s: recognised as %s", name, verdict, d.Name())
+			}
+			a := d.Answer(Decide(context.Background(), input, d, newEnv, nil, nil))
+			if *update {
+				os.WriteFile(base+".stdout", a.Stdout, 0o644)
+				os.Remove(base + ".stderr")
+				os.Remove(base + ".exit")
+				if a.Stderr != "" {
+					os.WriteFile(base+".stderr", []byte(a.Stderr), 0o644)
+				}
+				if a.Exit != 0 {
+					os.WriteFile(base+".exit", []byte(strconv.Itoa(a.Exit)+"\n"), 0o644)
+				}
+				continue
+			}
+			want, _ := os.ReadFile(base + ".stdout")
+			if !bytes.Equal(a.Stdout, want) {
+				t.Errorf("%s-%s stdout:\n got %q\nwant %q", name, verdict, a.Stdout, want)
+			}
+			wantErr, _ := os.ReadFile(base + ".stderr")
+			if a.Stderr != string(wantErr) {
+				t.Errorf("%s-%s stderr:\n got %q\nwant %q", name, verdict, a.Stderr, wantErr)
+			}
+			wantExit := 0
+			if b, err := os.ReadFile(base + ".exit"); err == nil {
+				wantExit, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+			}
+			if a.Exit != wantExit {
+				t.Errorf("%s-%s exit %d, want %d", name, verdict, a.Exit, wantExit)
+			}
+			if verdict == "allow" && strings.Contains(string(a.Stdout), "deny") {
+				t.Errorf("%s-allow denies", name)
+			}
+		}
+	}
+}
