@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/gitsentinel/sentinel/guard"
@@ -21,7 +23,7 @@ func guardCommand(e *env) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "agent", Usage: "the agent's hook dialect: claude, codex, gemini, cursor or copilot (default: recognised from the event)"},
 		},
-		Subcommands: []*cli.Command{guardExplainCommand(e)},
+		Subcommands: []*cli.Command{guardExplainCommand(e), guardInstallCommand(e, false), guardInstallCommand(e, true)},
 		Action: func(c *cli.Context) error {
 			o := guardOptions{agent: c.String("agent")}
 			if _, ok := guard.Dialects[o.agent]; o.agent != "" && !ok {
@@ -96,4 +98,91 @@ func guardExplainCommand(e *env) *cli.Command {
 			return err
 		},
 	}
+}
+
+// guardInstallOptions are the flags of `sentinel guard install/uninstall`.
+type guardInstallOptions struct {
+	agent string
+	user  bool
+}
+
+func guardInstallFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "agent", Required: true, Usage: "claude, codex, gemini, cursor or copilot"},
+		&cli.BoolFlag{Name: "project", Usage: "the project's settings (the default)"},
+		&cli.BoolFlag{Name: "user", Usage: "your own settings, in your home directory"},
+	}
+}
+
+func guardInstallCommand(e *env, remove bool) *cli.Command {
+	name, usage := "install", "write the guard into an agent's own hook settings, merged with what is there"
+	if remove {
+		name, usage = "uninstall", "remove the guard from an agent's hook settings"
+	}
+	return &cli.Command{
+		Name: name, Usage: usage, Flags: guardInstallFlags(),
+		Action: func(c *cli.Context) error {
+			o := guardInstallOptions{agent: c.String("agent"), user: c.Bool("user")}
+			if c.Bool("project") && o.user {
+				return &usageError{fmt.Errorf("--project and --user name different files; pick one")}
+			}
+			return runGuardInstall(c, e, o, remove)
+		},
+	}
+}
+
+func runGuardInstall(c *cli.Context, e *env, o guardInstallOptions, remove bool) error {
+	t := guard.Targets[o.agent]
+	if t == nil {
+		return &usageError{fmt.Errorf("--agent %q: sentinel installs into claude, codex, gemini, cursor and copilot", o.agent)}
+	}
+	path, command, err := guardTarget(e, t, o.user)
+	if err != nil {
+		return err
+	}
+	var res *guard.InstallResult
+	if remove {
+		res, err = guard.Uninstall(t, path)
+	} else {
+		res, err = guard.Install(t, path, command)
+	}
+	if err != nil {
+		return err
+	}
+	switch {
+	case !res.Changed && remove:
+		fmt.Fprintf(e.stdout, "%s: the guard was not installed there\n", path)
+	case !res.Changed:
+		fmt.Fprintf(e.stdout, "%s: the guard is already installed\n", path)
+	case remove:
+		fmt.Fprintf(e.stdout, "%s: removed the guard\n", path)
+	default:
+		fmt.Fprintf(e.stdout, "%s: installed the guard (%s)\n", path, command)
+	}
+	if res.Backup != "" {
+		fmt.Fprintf(e.stdout, "kept the original as %s\n", res.Backup)
+	}
+	return nil
+}
+
+// guardTarget returns the settings file and the command to write: in a
+// project's file the command is found on PATH (the file is shared); in
+// the user's own, it is this binary's absolute path.
+func guardTarget(e *env, t *guard.Target, user bool) (string, string, error) {
+	if user {
+		home := e.getenv("HOME")
+		if home == "" {
+			return "", "", fmt.Errorf("HOME is not set: cannot find your settings; set it, or use --project")
+		}
+		bin, err := os.Executable()
+		if err != nil {
+			return "", "", err
+		}
+		if r, err := filepath.EvalSymlinks(bin); err == nil {
+			bin = r
+		}
+		return filepath.Join(home, filepath.FromSlash(t.User)), bin + " guard --agent " + t.Agent, nil
+	}
+	root := guard.NewEnv(e.dir, e.getenv).Project
+	return filepath.Join(root, filepath.FromSlash(t.Project)), "sentinel guard --agent " + t.Agent, nil
 }
