@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/pelletier/go-toml/v2"
 )
@@ -46,6 +47,11 @@ type Guard struct {
 	// Rules are checked in order after the CRITICAL hardstops; the first
 	// that matches decides.
 	Rules []GuardRule `toml:"rules"`
+	// Checker is a program (argv) that reviews each tool call the rules
+	// did not deny; honoured in the user's own configuration only.
+	Checker []string `toml:"checker"`
+	// CheckerTimeout bounds the checker ("10s" by default).
+	CheckerTimeout string `toml:"checker_timeout"`
 }
 
 // GuardRule is one [[guard.rules]] entry.
@@ -188,6 +194,12 @@ func (c *Config) validate(name string, data []byte) error {
 		if strings.TrimSpace(e) == "" || strings.ContainsAny(e, "\r\n") {
 			line, col := keyPosition(data, "coverage", "exclude")
 			return fmt.Errorf("%s:%d:%d: coverage.exclude: a pattern must be one non-empty line", name, line, col)
+		}
+	}
+	if c.Guard.CheckerTimeout != "" {
+		if d, err := time.ParseDuration(c.Guard.CheckerTimeout); err != nil || d <= 0 {
+			line, col := keyPosition(data, "guard", "checker_timeout")
+			return fmt.Errorf("%s:%d:%d: guard.checker_timeout: %q is not a duration like \"10s\"", name, line, col, c.Guard.CheckerTimeout)
 		}
 	}
 	for i, r := range c.Guard.Rules {

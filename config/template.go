@@ -50,6 +50,12 @@ const Template = `# sentinel's project configuration. Every key is shown at its 
 # Deny, rather than ask about, a command whose name is computed ($CMD).
 # strict = false
 
+# A program that reviews each tool call the rules did not deny (your own
+# configuration only: a repository cannot make you run a program). It gets
+# one JSON object on stdin and allows only by printing {"allowed": true}.
+# checker = ["my-policy-service", "--check"]
+# checker_timeout = "10s"
+
 # Rules checked after the CRITICAL hardstops, first match wins. In a
 # project's file only "deny" and "ask" count: a repository is untrusted, so
 # "allow" comes only from your own ~/.config/sentinel/config.toml.

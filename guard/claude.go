@@ -59,20 +59,22 @@ func decide(input []byte, dialect Dialect, newEnv func(cwd string) *Env, p *Poli
 	if p != nil && p.Strict {
 		e.Strict = true
 	}
+	var d *Decision
 	switch call.Kind {
 	case "bash":
-		return EvaluateCommand(call.Command, e, p)
+		d = EvaluateCommand(call.Command, e, p)
 	case "write", "edit":
-		out := &Decision{}
+		d = &Decision{}
 		for _, w := range call.Writes {
-			d := EvaluateWrite(call.Kind, w, e, p)
-			for _, f := range d.Findings {
-				out.add(f)
+			for _, f := range EvaluateWrite(call.Kind, w, e, p).Findings {
+				d.add(f)
 			}
 		}
-		return out
+	default:
+		d = &Decision{}
 	}
-	return &Decision{}
+	d.Call = call
+	return d
 }
 
 // ClaudeResponse is what Claude Code acts on: nothing for an allow (the

@@ -34,6 +34,8 @@ type Decision struct {
 	Verdict  Verdict
 	Findings []Finding
 	Commands []*Command
+	// Call is the tool call decided on, when it came from an event.
+	Call *Call
 }
 
 // Reason is the one-line reason a host shows: the first finding of the

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/gitsentinel/sentinel/config"
 	"github.com/gobwas/glob"
@@ -17,6 +18,10 @@ type Policy struct {
 	rules []policyRule
 	// Strict denies computed command names.
 	Strict bool
+	// Checker reviews what the rules let through; from the user's own
+	// configuration only, since a repository must not make you run a
+	// program.
+	Checker *Checker
 }
 
 type policyRule struct {
@@ -67,6 +72,13 @@ func LoadPolicy(userPath, projectRoot string) (*Policy, error) {
 			p.Strict = p.Strict || cfg.Guard.Strict
 			if err := p.addRules(cfg.Guard.Rules, "user", true); err != nil {
 				return nil, err
+			}
+			if len(cfg.Guard.Checker) > 0 {
+				timeout := 10 * time.Second
+				if cfg.Guard.CheckerTimeout != "" {
+					timeout, _ = time.ParseDuration(cfg.Guard.CheckerTimeout) // validated by config
+				}
+				p.Checker = &Checker{Argv: cfg.Guard.Checker, Timeout: timeout}
 			}
 		}
 	}

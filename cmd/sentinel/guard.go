@@ -47,6 +47,17 @@ func runGuard(c *cli.Context, e *env, o guardOptions) error {
 		perr = fmt.Errorf("cannot read the event: %w", err)
 	}
 	d := guard.Decide(c.Context, input, dialect, func(cwd string) *guard.Env { return guard.NewEnv(cwd, e.getenv) }, policy, perr)
+	if d.Verdict != guard.Deny && policy != nil && policy.Checker != nil && d.Call != nil && d.Call.Kind != "" {
+		checked, why := policy.Checker.Review(c.Context, checkerInput(dialect, d, input))
+		if checked.Verdict == guard.Deny {
+			d = checked
+			// The checker's words are for the person; Codex reads stderr
+			// as the agent's reason, so they stay out of it there.
+			if dialect.Name() != "codex" {
+				fmt.Fprintln(e.stderr, why)
+			}
+		}
+	}
 	a := dialect.Answer(d)
 	if _, err := e.stdout.Write(a.Stdout); err != nil {
 		return err
@@ -58,6 +69,14 @@ func runGuard(c *cli.Context, e *env, o guardOptions) error {
 		return &hostExit{code: a.Exit}
 	}
 	return nil
+}
+
+func checkerInput(dialect guard.Dialect, d *guard.Decision, raw []byte) guard.CheckerInput {
+	in := guard.CheckerInput{Kind: "tool", Agent: dialect.Name(), Tool: d.Call.Tool, Paths: d.Call.Writes, Raw: string(raw), Cwd: d.Call.Cwd}
+	for _, c := range d.Commands {
+		in.Commands = append(in.Commands, strings.Join(c.Argv, " "))
+	}
+	return in
 }
 
 func loadGuardPolicy(e *env) (*guard.Policy, error) {
