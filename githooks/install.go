@@ -296,3 +296,31 @@ func Uninstall(ctx context.Context, dir string) ([]Action, error) {
 	}
 	return actions, nil
 }
+
+// HookStatus says whether one of sentinel's hooks is installed.
+type HookStatus struct {
+	Hook      string
+	Path      string
+	Installed bool
+	// Foreign reports a hook file that is not sentinel's.
+	Foreign bool
+}
+
+// Status reports sentinel's default hooks in the repository containing dir.
+func Status(ctx context.Context, dir string) ([]HookStatus, error) {
+	h, err := gitrepo.HooksDir(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []HookStatus
+	for _, name := range DefaultHooks {
+		p := filepath.Join(h.Dir, name)
+		st := HookStatus{Hook: name, Path: p}
+		if b, err := os.ReadFile(p); err == nil {
+			st.Installed = isOurs(b)
+			st.Foreign = !st.Installed
+		}
+		out = append(out, st)
+	}
+	return out, nil
+}

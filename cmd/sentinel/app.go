@@ -51,6 +51,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 			agentCommand(e),
 			checkCommand(e),
 			ciCommand(e),
+			doctorCommand(e),
 			guardCommand(e),
 			countCommand(e),
 			trailersCommand(e),

@@ -1,0 +1,134 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/gitsentinel/sentinel/config"
+	"github.com/gitsentinel/sentinel/coverage"
+	"github.com/gitsentinel/sentinel/githooks"
+	"github.com/gitsentinel/sentinel/gitrepo"
+	"github.com/gitsentinel/sentinel/guard"
+	"github.com/urfave/cli/v2"
+)
+
+func doctorCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "doctor",
+		Usage: "report what protects this repository and user: git hooks, the baseline, the guard in each agent; and what fixes each gap",
+		Action: func(c *cli.Context) error {
+			return runDoctor(c, e)
+		},
+	}
+}
+
+func runDoctor(c *cli.Context, e *env) error {
+	var b strings.Builder
+	var fixes []string
+	line := func(ok bool, format string, args ...any) {
+		mark := "ok     "
+		if !ok {
+			mark = "missing"
+		}
+		fmt.Fprintf(&b, "%s  %s\n", mark, fmt.Sprintf(format, args...))
+	}
+
+	if p, err := exec.LookPath("sentinel"); err == nil {
+		line(true, "sentinel on PATH (%s)", p)
+	} else {
+		line(false, "sentinel is not on PATH: hooks and agents fall back to the path captured at install")
+		fixes = append(fixes, "make install   # or: go install github.com/gitsentinel/sentinel/cmd/sentinel@latest")
+	}
+
+	root, rerr := gitrepo.FindRoot(c.Context, e.dir)
+	if rerr == nil {
+		if _, err := config.Load(root); err != nil {
+			line(false, "%v", err)
+		}
+		statuses, err := githooks.Status(c.Context, e.dir)
+		switch {
+		case errors.Is(err, gitrepo.ErrBare):
+			line(true, "a bare repository: no git hooks needed")
+		case err != nil:
+			return err
+		default:
+			missing := false
+			for _, s := range statuses {
+				switch {
+				case s.Installed:
+					line(true, "git hook %s (%s)", s.Hook, s.Path)
+				case s.Foreign:
+					line(false, "git hook %s is not sentinel's (%s)", s.Hook, s.Path)
+					missing = true
+				default:
+					line(false, "git hook %s", s.Hook)
+					missing = true
+				}
+			}
+			if missing {
+				fixes = append(fixes, "sentinel install")
+			}
+		}
+		if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(coverage.BaselinePath))); err == nil {
+			line(true, "baseline %s", coverage.BaselinePath)
+		} else {
+			line(false, "no baseline (%s): the ratchet has no peaks to hold", coverage.BaselinePath)
+			fixes = append(fixes, "sentinel init")
+		}
+	} else {
+		line(false, "not in a git repository: no hooks or baseline to check here")
+	}
+
+	home := e.getenv("HOME")
+	agents := make([]string, 0, len(guard.Targets))
+	for name := range guard.Targets {
+		agents = append(agents, name)
+	}
+	sort.Strings(agents)
+	for _, name := range agents {
+		t := guard.Targets[name]
+		var places []struct{ path, flag, dir string }
+		if rerr == nil {
+			places = append(places, struct{ path, flag, dir string }{filepath.Join(root, filepath.FromSlash(t.Project)), "--project", filepath.Join(root, strings.Split(t.Project, "/")[0])})
+		}
+		if home != "" {
+			places = append(places, struct{ path, flag, dir string }{filepath.Join(home, filepath.FromSlash(t.User)), "--user", filepath.Join(home, strings.Split(t.User, "/")[0])})
+		}
+		for _, pl := range places {
+			ok, err := guard.Installed(pl.path)
+			switch {
+			case err != nil:
+				line(false, "%s guard: %v", name, err)
+			case ok:
+				line(true, "%s guard (%s)", name, pl.path)
+			default:
+				// Only agents that are in use here: their settings
+				// directory exists.
+				if _, err := os.Stat(pl.dir); err == nil {
+					line(false, "%s guard (%s)", name, pl.path)
+					fixes = append(fixes, fmt.Sprintf("sentinel guard install --agent %s %s", name, pl.flag))
+				}
+			}
+		}
+	}
+	if len(fixes) == 0 {
+		b.WriteString("nothing is missing\n")
+	} else {
+		b.WriteString("to fix:\n")
+		for _, f := range fixes {
+			b.WriteString("  " + f + "\n")
+		}
+	}
+	if _, err := fmt.Fprint(e.stdout, b.String()); err != nil {
+		return err
+	}
+	if len(fixes) > 0 {
+		return &policyError{"gaps"}
+	}
+	return nil
+}
