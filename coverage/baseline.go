@@ -8,6 +8,8 @@ import (
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/gitsentinel/sentinel/internal/textpos"
 )
 
 // BaselineVersion is the baseline format this sentinel reads and writes.
@@ -71,22 +73,14 @@ func ParseBaseline(name string, data []byte) (*Baseline, error) {
 	dec.DisallowUnknownFields()
 	var b Baseline
 	if err := dec.Decode(&b); err != nil {
-		line, col := 1, 1
-		var se *json.SyntaxError
-		var te *json.UnmarshalTypeError
-		switch {
-		case errors.As(err, &se):
-			// Offset is just past the byte that broke the syntax.
-			line, col = offsetPosition(data, max(se.Offset-1, 0))
-		case errors.As(err, &te):
-			line, col = offsetPosition(data, te.Offset)
-		case errors.Is(err, io.EOF):
+		if errors.Is(err, io.EOF) {
 			return nil, &BaselineError{name, 1, 1, "empty baseline; restore it with `git checkout -- " + BaselinePath + "`, or write a new one with `sentinel init`"}
 		}
+		line, col := textpos.JSON(data, err)
 		return nil, &BaselineError{name, line, col, strings.TrimPrefix(err.Error(), "json: ") + "; fix the file (sentinel leaves it as it is)"}
 	}
 	if dec.More() {
-		line, col := offsetPosition(data, dec.InputOffset())
+		line, col := textpos.Position(data, dec.InputOffset())
 		return nil, &BaselineError{name, line, col, "trailing data after the baseline; fix the file (sentinel leaves it as it is)"}
 	}
 	switch {
@@ -104,16 +98,6 @@ func ParseBaseline(name string, data []byte) (*Baseline, error) {
 		}
 	}
 	return &b, nil
-}
-
-func offsetPosition(data []byte, off int64) (int, int) {
-	if off > int64(len(data)) {
-		off = int64(len(data))
-	}
-	before := data[:off]
-	line := 1 + bytes.Count(before, []byte{'\n'})
-	col := int(off) - bytes.LastIndexByte(before, '\n')
-	return line, col
 }
 
 // Marshal writes the baseline in its stable form: sorted keys, two-space

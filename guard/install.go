@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/gitsentinel/sentinel/internal/atomicfile"
+	"github.com/gitsentinel/sentinel/internal/textpos"
 )
 
 // HookTimeoutSeconds is the timeout written into every agent's settings:
@@ -89,36 +90,17 @@ func readSettings(path string) (map[string]any, []byte, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	if err := dec.Decode(&m); err != nil {
-		line, col := 1, 1
-		var se *json.SyntaxError
-		var te *json.UnmarshalTypeError
-		switch {
-		case errors.As(err, &se):
-			line, col = position(data, se.Offset-1)
-		case errors.As(err, &te):
-			line, col = position(data, te.Offset)
-		}
+		line, col := textpos.JSON(data, err)
 		return nil, data, &SettingsError{path, line, col, strings.TrimPrefix(err.Error(), "json: ")}
 	}
 	if len(bytes.TrimSpace(data[dec.InputOffset():])) > 0 {
-		line, col := position(data, dec.InputOffset())
+		line, col := textpos.Position(data, dec.InputOffset())
 		return nil, data, &SettingsError{path, line, col, "data after the JSON object"}
 	}
 	if m == nil {
 		m = map[string]any{}
 	}
 	return m, data, nil
-}
-
-func position(data []byte, off int64) (int, int) {
-	if off < 0 {
-		off = 0
-	}
-	if off > int64(len(data)) {
-		off = int64(len(data))
-	}
-	before := data[:off]
-	return 1 + bytes.Count(before, []byte{'\n'}), int(off) - bytes.LastIndexByte(before, '\n')
 }
 
 // isOurs reports an entry that runs sentinel's guard.

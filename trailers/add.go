@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/gitsentinel/sentinel/internal/textpos"
 )
 
 // AssistedBy is the key of the attribution trailer, as the Linux kernel
@@ -47,12 +49,7 @@ func CheckText(msg []byte) error {
 
 // position returns the 1-based line and byte column of offset i in msg.
 func position(msg []byte, i int) (line, col int) {
-	line = 1 + bytes.Count(msg[:i], []byte{'\n'})
-	col = i + 1
-	if nl := bytes.LastIndexByte(msg[:i], '\n'); nl >= 0 {
-		col = i - nl
-	}
-	return line, col
+	return textpos.Position(msg, int64(i))
 }
 
 // HasTrailer reports whether the block holds a trailer with the key and
