@@ -118,7 +118,7 @@ func All() []*Language {
 	return all
 }
 
-var all = []*Language{Go, Python, JavaScript, Rust, Java}
+var all = []*Language{Go, Python, JavaScript, Rust, Java, Ruby}
 
 // ByName returns the language with the name, or nil.
 func ByName(name string) *Language {

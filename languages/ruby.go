@@ -1,0 +1,254 @@
+package languages
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	sitter "github.com/smacker/go-tree-sitter"
+	"github.com/smacker/go-tree-sitter/ruby"
+)
+
+// Ruby counts RSpec examples, Minitest test_ methods and the Rails
+// `test "…" do` DSL.
+var Ruby = &Language{
+	Name:      "ruby",
+	Grammars:  map[string]func() *sitter.Language{".rb": ruby.GetLanguage},
+	TestFiles: []string{"**/spec/**/*_spec.rb", "**/test/**/*_test.rb", "**/test/**/test_*.rb", "*_spec.rb", "*_test.rb"},
+	Markers:   []string{"it ", "it(", "specify", "example", "scenario", "its", "def test", "test ", "assert", "refute", "expect", "should", "focus"},
+	Queries: map[string]string{"main": `
+		(call method: (identifier) @method) @call
+		(method name: (identifier) @name) @def
+		(class name: (_) @cname) @class
+		(module name: (_) @cname) @module
+	`},
+	Analyze: analyzeRuby,
+	Samples: []Sample{
+		{Path: "spec/a_spec.rb", Source: "describe Calc do\n  context \"adding\" do\n    it \"adds\" do\n      expect(1 + 1).to eq(2)\n      expect(true).to be true\n    end\n    xit \"later\" do end\n    it \"pending\"\n    it \"meta\", skip: true do end\n    its(:size) { is_expected.to eq 1 }\n  end\nend\n",
+			Tests: []string{"Calc > adding > adds active", "Calc > adding > later skipped", "Calc > adding > pending skipped", "Calc > adding > meta skipped", "Calc > adding > size active"}, Assertions: 2, Vacuous: 1},
+		{Path: "test/models/user_test.rb", Source: "class UserTest < ActiveSupport::TestCase\n  test \"is valid\" do\n    assert user.valid?\n    refute_nil user\n  end\n  def test_name\n    assert_equal \"a\", user.name\n    skip \"later\"\n  end\n  def helper; assert true; end\nend\n",
+			Tests: []string{"UserTest#test_is_valid active", "UserTest#test_name active"}, Assertions: 3, Vacuous: 1},
+		// Negative: not tests.
+		{Path: "lib/calc.rb", Source: "def test_x; assert 1; end\n", Tests: nil},
+		{Path: "spec/b_spec.rb", Source: "describe X do\n  let(:it_value) { 1 }\n  def testing; end\nend\n", Tests: nil},
+	},
+}
+
+var (
+	rubyExamples  = map[string]bool{"it": true, "specify": true, "example": true, "scenario": true, "its": true, "fit": true, "fspecify": true, "fexample": true, "fscenario": true, "focus": true}
+	rubySkipped   = map[string]bool{"xit": true, "xspecify": true, "xexample": true, "xscenario": true, "skip": true, "pending": true}
+	rubyGroups    = map[string]bool{"describe": true, "context": true, "feature": true, "xdescribe": true, "xcontext": true, "xfeature": true, "fdescribe": true, "fcontext": true, "shared_examples": true, "shared_examples_for": true}
+	rubyMatchTo   = map[string]bool{"to": true, "not_to": true, "to_not": true}
+	rubyShouldish = map[string]bool{"should": true, "should_not": true}
+)
+
+type rubyBlock struct {
+	start, end uint32
+	name       string
+	skipped    bool
+	group      bool
+	class      bool
+	node       *sitter.Node
+}
+
+func analyzeRuby(f *File) {
+	var blocks []rubyBlock
+	var defs []*sitter.Node
+	var defNames []*sitter.Node
+	f.Each("main", f.Root, func(c map[string]*sitter.Node) {
+		switch {
+		case c["class"] != nil || c["module"] != nil:
+			cl := c["class"]
+			if cl == nil {
+				cl = c["module"]
+			}
+			blocks = append(blocks, rubyBlock{start: cl.StartByte(), end: cl.EndByte(), name: f.Text(c["cname"]), class: true})
+		case c["def"] != nil:
+			defs = append(defs, c["def"])
+			defNames = append(defNames, c["name"])
+		case c["call"] != nil:
+			rubyCall(f, c["call"], f.Text(c["method"]), &blocks)
+		}
+	})
+	sort.SliceStable(blocks, func(i, j int) bool { return blocks[i].start < blocks[j].start })
+	for i, b := range blocks {
+		if b.group || b.class {
+			continue
+		}
+		var path []string
+		skipped := b.skipped
+		cls := ""
+		for _, g := range blocks[:i] {
+			if g.start <= b.start && b.end <= g.end {
+				switch {
+				case g.group:
+					path = append(path, g.name)
+					skipped = skipped || g.skipped
+				case g.class:
+					cls = g.name
+				}
+			}
+		}
+		name := strings.Join(append(path, b.name), " > ")
+		if strings.HasPrefix(b.name, "test_") && len(path) == 0 && cls != "" {
+			name = rubyClassPath(blocks, b.start, b.end) + "#" + b.name
+		}
+		f.AddTest(name, b.node, skipped)
+	}
+	// Minitest: def test_… inside a class.
+	for i, d := range defs {
+		name := f.Text(defNames[i])
+		if !strings.HasPrefix(name, "test_") {
+			continue
+		}
+		cls := rubyClassPath(blocks, d.StartByte(), d.EndByte())
+		if cls == "" {
+			continue
+		}
+		st := Active
+		if rubyDefSkips(f, d) {
+			st = Skipped
+		}
+		f.Result.Tests = append(f.Result.Tests, Test{Name: cls + "#" + name, Line: Line(defNames[i]), Status: st})
+	}
+	sort.SliceStable(f.Result.Tests, func(i, j int) bool { return f.Result.Tests[i].Line < f.Result.Tests[j].Line })
+}
+
+func rubyCall(f *File, call *sitter.Node, method string, blocks *[]rubyBlock) {
+	recv := call.ChildByFieldName("receiver")
+	args := call.ChildByFieldName("arguments")
+	block := call.ChildByFieldName("block")
+	switch {
+	case recv == nil && (rubyExamples[method] || rubySkipped[method] && block != nil && method != "skip" && method != "pending" || method == "test"):
+		name, ok := rubyExampleName(f, args)
+		if !ok {
+			if block == nil || method == "test" {
+				return
+			}
+			// specify { … } without a description: RSpec names it from
+			// its expectation; the line keeps it stable enough here.
+			name = fmt.Sprintf("example at line %d", Line(call))
+		}
+		if method == "test" {
+			if block == nil {
+				return
+			}
+			name = "test_" + strings.ReplaceAll(name, " ", "_")
+		}
+		skipped := rubySkipped[method] || block == nil || rubySkipMeta(f, args) || rubyBodySkips(f, block)
+		*blocks = append(*blocks, rubyBlock{start: call.StartByte(), end: call.EndByte(), name: name, skipped: skipped, node: call})
+	case (recv == nil || f.Text(recv) == "RSpec") && rubyGroups[method] && block != nil:
+		name := ""
+		if args != nil && args.NamedChildCount() > 0 {
+			name = strings.Trim(f.Text(args.NamedChild(0)), `"':`)
+		}
+		*blocks = append(*blocks, rubyBlock{start: call.StartByte(), end: call.EndByte(), name: name, group: true,
+			skipped: strings.HasPrefix(method, "x") || rubySkipMeta(f, args)})
+	case rubyMatchTo[method] && recv != nil:
+		// expect(x).to …, is_expected.to …: one assertion per chain.
+		if recv.Type() == "call" && f.Text(recv.ChildByFieldName("method")) == "expect" && recv.ChildByFieldName("receiver") == nil {
+			f.Assert(rubyVacuousExpect(f, recv, args))
+		} else if recv.Type() == "identifier" && f.Text(recv) == "is_expected" {
+			f.Assert(false)
+		}
+	case rubyShouldish[method]:
+		f.Assert(false)
+	case recv == nil && (method == "assert" || strings.HasPrefix(method, "assert_") || method == "refute" || strings.HasPrefix(method, "refute_") || method == "flunk"):
+		f.Assert(method == "assert" && args != nil && args.NamedChildCount() >= 1 && args.NamedChild(0).Type() == "true")
+	}
+}
+
+// rubyExampleName reads an example's description: a string, or a symbol
+// for its(:size).
+func rubyExampleName(f *File, args *sitter.Node) (string, bool) {
+	if args == nil || args.NamedChildCount() == 0 {
+		return "", false
+	}
+	a := args.NamedChild(0)
+	switch a.Type() {
+	case "string", "simple_symbol", "constant", "scope_resolution":
+		return strings.Trim(f.Text(a), `"':`), true
+	}
+	return "", false
+}
+
+// rubySkipMeta reports skip: or pending: metadata.
+func rubySkipMeta(f *File, args *sitter.Node) bool {
+	if args == nil {
+		return false
+	}
+	for i := 0; i < int(args.NamedChildCount()); i++ {
+		a := args.NamedChild(i)
+		if a.Type() != "pair" {
+			continue
+		}
+		k := strings.TrimSuffix(f.Text(a.ChildByFieldName("key")), ":")
+		v := f.Text(a.ChildByFieldName("value"))
+		if (k == "skip" || k == "pending") && v != "false" && v != "nil" {
+			return true
+		}
+	}
+	return false
+}
+
+// rubyBodySkips reports an example whose body starts with skip or pending.
+func rubyBodySkips(f *File, block *sitter.Node) bool {
+	if block == nil {
+		return false
+	}
+	for i := 0; i < int(block.NamedChildCount()); i++ {
+		body := block.NamedChild(i)
+		if body.Type() != "body_statement" && body.Type() != "block_body" {
+			continue
+		}
+		if body.NamedChildCount() == 0 {
+			return false
+		}
+		first := body.NamedChild(0)
+		name := f.Text(first)
+		if first.Type() == "call" {
+			name = f.Text(first.ChildByFieldName("method"))
+		}
+		return name == "skip" || name == "pending" || first.Type() == "identifier" && (name == "skip" || name == "pending")
+	}
+	return false
+}
+
+// rubyClassPath is the Minitest name of the classes and modules around a
+// range: Outer::Inner.
+func rubyClassPath(blocks []rubyBlock, start, end uint32) string {
+	var names []string
+	for _, b := range blocks {
+		if b.class && b.start < start && end <= b.end {
+			names = append(names, b.name)
+		}
+	}
+	return strings.Join(names, "::")
+}
+
+// rubyDefSkips reports a Minitest method whose body starts with skip.
+func rubyDefSkips(f *File, def *sitter.Node) bool {
+	for i := 0; i < int(def.NamedChildCount()); i++ {
+		body := def.NamedChild(i)
+		if body.Type() != "body_statement" || body.NamedChildCount() == 0 {
+			continue
+		}
+		first := body.NamedChild(0)
+		name := f.Text(first)
+		if first.Type() == "call" {
+			name = f.Text(first.ChildByFieldName("method"))
+		}
+		return name == "skip"
+	}
+	return false
+}
+
+// rubyVacuousExpect reports expect(true).to be(true), be true, be_truthy, eq true.
+func rubyVacuousExpect(f *File, expect, matcher *sitter.Node) bool {
+	args := expect.ChildByFieldName("arguments")
+	if args == nil || args.NamedChildCount() != 1 || args.NamedChild(0).Type() != "true" {
+		return false
+	}
+	m := strings.ReplaceAll(f.Text(matcher), " ", "")
+	return m == "betrue" || m == "be(true)" || m == "be_truthy" || m == "eq(true)" || m == "eqtrue"
+}
