@@ -118,7 +118,7 @@ func All() []*Language {
 	return all
 }
 
-var all = []*Language{Go, Python, JavaScript, Rust, Java, Ruby}
+var all = []*Language{Go, Python, JavaScript, Rust, Java, Ruby, CPP}
 
 // ByName returns the language with the name, or nil.
 func ByName(name string) *Language {
@@ -284,6 +284,7 @@ func (p *Parser) Count(ctx context.Context, l *Language, filePath string, src []
 		Src:    src,
 		Root:   root,
 		Result: &Result{Language: l.Name, ParseError: root.HasError()},
+		Lang:   l,
 		q:      cq,
 		cursor: p.cursor,
 	}
@@ -301,6 +302,8 @@ type File struct {
 	Root *sitter.Node
 	// Result collects what the analysis finds.
 	Result *Result
+	// Lang is the language being analysed.
+	Lang *Language
 
 	q      *compiledQueries
 	cursor *sitter.QueryCursor
