@@ -21,7 +21,7 @@ var CPP = &Language{
 	// Assertions count in test files: these, or a file that defines tests.
 	AllFiles:  true,
 	TestFiles: []string{"*_test.cc", "*_test.cpp", "*_unittest.cc", "**/test/**", "**/tests/**"},
-	Markers:  []string{"TEST(", "TEST_F(", "TEST_P(", "TYPED_TEST", "TEST_CASE(", "SCENARIO(", "TEST_CASE_METHOD(", "EXPECT_", "ASSERT_", "REQUIRE(", "CHECK("},
+	Markers:   []string{"TEST(", "TEST_F(", "TEST_P(", "TYPED_TEST", "TEST_CASE(", "SCENARIO(", "TEST_CASE_METHOD(", "EXPECT_", "ASSERT_", "REQUIRE(", "CHECK("},
 	Queries: map[string]string{"main": `
 		(function_definition declarator: (function_declarator declarator: (identifier) @macro parameters: (parameter_list) @params) body: (compound_statement) @body) @test
 		(call_expression function: (identifier) @fn arguments: (argument_list) @args) @call
