@@ -118,7 +118,7 @@ func All() []*Language {
 	return all
 }
 
-var all = []*Language{Go, Python, JavaScript, Rust, Java, Ruby, CPP, PHP, CSharp}
+var all = []*Language{Go, Python, JavaScript, Rust, Java, Ruby, CPP, PHP, CSharp, Kotlin}
 
 // ByName returns the language with the name, or nil.
 func ByName(name string) *Language {
