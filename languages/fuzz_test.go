@@ -8,7 +8,7 @@ import (
 )
 
 // fuzzPaths gives each language a path that makes the file a test file.
-var fuzzPaths = []string{"a_test.go", "test_a.py", "a.test.js", "a.test.ts", "a.test.tsx", "src/lib.rs", "src/test/java/ATest.java", "spec/a_spec.rb", "a_test.cc", "a_test.c", "tests/ATest.php", "Tests/A.cs", "src/test/kotlin/ATest.kt"}
+var fuzzPaths = []string{"a_test.go", "test_a.py", "a.test.js", "a.test.ts", "a.test.tsx", "src/lib.rs", "src/test/java/ATest.java", "spec/a_spec.rb", "a_test.cc", "a_test.c", "tests/ATest.php", "Tests/A.cs", "src/test/kotlin/ATest.kt", "Tests/ATests.swift"}
 
 // FuzzCount feeds arbitrary source to every language: the analysis must not
 // fail or panic on any tree tree-sitter gives it, and what it reports must

@@ -118,7 +118,7 @@ func All() []*Language {
 	return all
 }
 
-var all = []*Language{Go, Python, JavaScript, Rust, Java, Ruby, CPP, PHP, CSharp, Kotlin}
+var all = []*Language{Go, Python, JavaScript, Rust, Java, Ruby, CPP, PHP, CSharp, Kotlin, Swift}
 
 // ByName returns the language with the name, or nil.
 func ByName(name string) *Language {
