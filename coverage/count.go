@@ -48,6 +48,8 @@ type Options struct {
 	Workers int
 	// Scopes split the ratchet's rows by part of the repository.
 	Scopes []config.Scope
+	// ParseTimeout bounds the parse of one file; 0 means the default.
+	ParseTimeout time.Duration
 }
 
 // Progress is told the number of files to parse, then each one parsed.
@@ -310,6 +312,9 @@ func parseAll(ctx context.Context, s *snapshot, c *cache, jobs []job, results []
 		go func() {
 			defer wg.Done()
 			p := languages.NewParser()
+			if o.ParseTimeout > 0 {
+				p.Timeout = o.ParseTimeout
+			}
 			defer p.Close()
 			for j := range ch {
 				r, reason, err := countOne(ctx, s, p, j)
@@ -367,6 +372,9 @@ func countOne(ctx context.Context, s *snapshot, p *languages.Parser, j job) (*la
 		return &languages.Result{Language: j.lang.Name, Filtered: true}, "", nil
 	}
 	r, err := p.Count(ctx, j.lang, j.e.path, src)
+	if errors.Is(err, languages.ErrParseTimeout) {
+		return nil, fmt.Sprintf("the %s parser gave up on it after %v", j.lang.Name, p.Timeout), nil
+	}
 	if err != nil {
 		return nil, "", err
 	}

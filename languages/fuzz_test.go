@@ -3,8 +3,10 @@ package languages
 import (
 	"bytes"
 	"context"
+	"errors"
 	"strings"
 	"testing"
+	"time"
 )
 
 // fuzzPaths gives each language a path that makes the file a test file.
@@ -24,11 +26,15 @@ func FuzzCount(f *testing.F) {
 		}
 	}
 	p := NewParser()
+	p.Timeout = 200 * time.Millisecond
 	defer p.Close()
 	f.Fuzz(func(t *testing.T, which uint8, src []byte) {
 		path := fuzzPaths[int(which)%len(fuzzPaths)]
 		l := ForPath(path)
 		r, err := p.Count(context.Background(), l, path, src)
+		if errors.Is(err, ErrParseTimeout) {
+			return // reported as skipped by the engine, never a hang
+		}
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,10 +7,12 @@ package languages
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"path"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/gobwas/glob"
 	sitter "github.com/smacker/go-tree-sitter"
@@ -215,10 +217,20 @@ func (cq *compiledQueries) close() {
 	}
 }
 
+// ErrParseTimeout is returned for a file the grammar could not parse in
+// time: some grammars loop on some inputs (tree-sitter-swift does).
+var ErrParseTimeout = errors.New("the parser gave up")
+
+// DefaultParseTimeout bounds the parse of one file.
+const DefaultParseTimeout = 5 * time.Second
+
 // Parser parses files of every language; it is not safe for concurrent use,
 // so each worker owns one, with its own tree-sitter parsers, compiled
 // queries and query cursor, all freed by Close.
 type Parser struct {
+	// Timeout bounds the parse of one file.
+	Timeout time.Duration
+
 	parsers map[*sitter.Language]*sitter.Parser
 	queries map[*Language]map[string]*compiledQueries // by extension
 	cursor  *sitter.QueryCursor
@@ -227,6 +239,7 @@ type Parser struct {
 // NewParser returns a parser; Close it when done.
 func NewParser() *Parser {
 	return &Parser{
+		Timeout: DefaultParseTimeout,
 		parsers: map[*sitter.Language]*sitter.Parser{},
 		queries: map[*Language]map[string]*compiledQueries{},
 		cursor:  sitter.NewQueryCursor(),
@@ -273,7 +286,12 @@ func (p *Parser) Count(ctx context.Context, l *Language, filePath string, src []
 		sp.SetLanguage(cq.lang)
 		p.parsers[cq.lang] = sp
 	}
+	sp.SetOperationLimit(int(p.Timeout.Microseconds()))
 	tree, err := sp.ParseCtx(ctx, nil, src)
+	if errors.Is(err, sitter.ErrOperationLimit) {
+		sp.Reset()
+		return nil, fmt.Errorf("parse %s: %w after %v", filePath, ErrParseTimeout, p.Timeout)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", filePath, err)
 	}
