@@ -3,6 +3,8 @@ package coverage
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/gitsentinel/sentinel/gitrepo"
 )
@@ -62,25 +64,45 @@ func CheckHistory(ctx context.Context, root string, commits []gitrepo.Commit) ([
 			issues = append(issues, HistoryIssue{Commit: c.Hash, Title: title, Reason: "the commit deletes " + BaselinePath})
 			continue
 		}
-		added := map[string]bool{}
-		for _, a := range ref.Accepted {
-			added[a.key()] = true
-		}
-		for k, was := range ref.Peaks {
-			now := cur.Peaks[k]
-			for _, f := range []struct {
-				name        string
-				before, got int
-			}{{FigureTests, was.Tests, now.Tests}, {FigureAssertions, was.Assertions, now.Assertions}} {
-				if f.got >= f.before || coveredByNew(cur, added, k, f.name, f.got) {
-					continue
-				}
-				issues = append(issues, HistoryIssue{Commit: c.Hash, Title: title, Key: k, Figure: f.name, Before: f.before, After: f.got,
-					Reason: fmt.Sprintf("the peak of %s %s fell from %d to %d without an acceptance in the same commit", k, f.name, f.before, f.got)})
-			}
+		for _, l := range Lowered(ref, cur) {
+			issues = append(issues, HistoryIssue{Commit: c.Hash, Title: title, Key: l.Key, Figure: l.Figure, Before: l.Before, After: l.After,
+				Reason: fmt.Sprintf("the peak of %s %s fell from %d to %d without an acceptance in the same commit", l.Key, l.Figure, l.Before, l.After)})
 		}
 	}
 	return issues, nil
+}
+
+// Lowering is a peak that a baseline holds lower than the baseline before
+// it did.
+type Lowering struct {
+	Key    string `json:"key"`
+	Figure string `json:"figure"`
+	Before int    `json:"before"`
+	After  int    `json:"after"`
+}
+
+// Lowered lists, in key order, the peaks that cur holds lower than ref
+// without an acceptance that cur adds and ref lacks: the one way a peak may
+// fall.
+func Lowered(ref, cur *Baseline) []Lowering {
+	added := map[string]bool{}
+	for _, a := range ref.Accepted {
+		added[a.key()] = true
+	}
+	var out []Lowering
+	for _, k := range slices.Sorted(maps.Keys(ref.Peaks)) {
+		was, now := ref.Peaks[k], cur.Peaks[k]
+		for _, f := range []struct {
+			name        string
+			before, got int
+		}{{FigureTests, was.Tests, now.Tests}, {FigureAssertions, was.Assertions, now.Assertions}} {
+			if f.got >= f.before || coveredByNew(cur, added, k, f.name, f.got) {
+				continue
+			}
+			out = append(out, Lowering{Key: k, Figure: f.name, Before: f.before, After: f.got})
+		}
+	}
+	return out
 }
 
 // coveredByNew reports an acceptance, new in this commit, that lowers the
@@ -141,4 +163,18 @@ func firstLine(msg []byte) string {
 		}
 	}
 	return string(msg)
+}
+
+// BaselineAt reads and parses the baseline a revision holds; it returns nil
+// when the revision does not exist (an unborn HEAD) or holds none.
+func BaselineAt(ctx context.Context, dir, rev string) (*Baseline, error) {
+	spec := rev + ":" + BaselinePath
+	blobs, err := gitrepo.ReadSpecs(ctx, dir, []string{spec})
+	if err != nil {
+		return nil, err
+	}
+	if blobs[spec] == nil {
+		return nil, nil
+	}
+	return ParseBaseline(spec, blobs[spec])
 }

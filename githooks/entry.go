@@ -138,28 +138,61 @@ type PreCommitResult struct {
 	// Check is the ratchet's verdict, nil when the repository has no
 	// baseline yet.
 	Check *coverage.CheckResult
+	// Lowered are the peaks the staged baseline holds below HEAD's without
+	// an acceptance: a hand edit, or a revert of the commit that raised
+	// them.
+	Lowered []coverage.Lowering
+	// Deleted reports that the commit removes the baseline HEAD has.
+	Deleted bool
 	// Raised reports that the hook raised peaks and staged the baseline.
 	Raised bool
 }
 
+// OK reports whether the commit may go ahead.
+func (r *PreCommitResult) OK() bool {
+	return !r.Deleted && len(r.Lowered) == 0 && (r.Check == nil || r.Check.OK())
+}
+
 // PreCommit checks the index that is being committed (GIT_INDEX_FILE
-// honoured) against the baseline it holds. Counts above a peak raise it and
-// stage the baseline into the same index, unless [ratchet] auto_raise is
-// off, so the peak moves with the commit that earned it.
+// honoured) against the baseline it holds, and that baseline against
+// HEAD's, by the rule sentinel ci applies to every commit: a peak falls
+// only with an acceptance the same commit adds. Without the second check a
+// test removed together with a hand-lowered peak would pass here and be
+// caught only after the push. Counts above a peak raise it and stage the
+// baseline into the same index, unless [ratchet] auto_raise is off, so the
+// peak moves with the commit that earned it.
 func PreCommit(ctx context.Context, dir string) (*PreCommitResult, error) {
 	opts, cfg, err := coverage.ProjectOptions(ctx, dir, coverage.Index, "")
 	if err != nil {
 		return nil, err
 	}
+	head, err := coverage.BaselineAt(ctx, dir, "HEAD")
+	if err != nil {
+		// A broken baseline at HEAD is no reference; ci reports the commit
+		// that broke it.
+		var pe *coverage.BaselineError
+		if !errors.As(err, &pe) {
+			return nil, err
+		}
+		head = nil
+	}
 	res, err := coverage.Check(ctx, opts)
 	if errors.Is(err, coverage.ErrNoBaseline) {
-		return &PreCommitResult{}, nil
+		return &PreCommitResult{Deleted: head != nil}, nil
 	}
 	if err != nil {
 		return nil, err
 	}
 	out := &PreCommitResult{Check: res}
-	if res.OK() && res.Raised != nil && cfg.Ratchet.AutoRaise {
+	staged := res.Baseline
+	raise := res.OK() && res.Raised != nil && cfg.Ratchet.AutoRaise
+	if raise {
+		staged = res.Raised
+	}
+	if head != nil {
+		out.Lowered = coverage.Lowered(head, staged)
+	}
+	if raise && len(out.Lowered) == 0 {
 		if err := coverage.WriteBaseline(ctx, res.Counts.Root, res.Counts.CommonDir, res.Raised, true); err != nil {
 			return nil, err
 		}

@@ -66,14 +66,26 @@ func runHook(c *cli.Context, e *env, o hookOptions) error {
 		if err != nil {
 			return fmt.Errorf("pre-commit: %w", err)
 		}
-		if res.Check == nil {
-			return nil
+		if res.Deleted {
+			fmt.Fprintf(e.stderr, "sentinel: this commit deletes %[1]s, which HEAD has; to stop using sentinel, run `sentinel uninstall` first; otherwise restore it: run `git checkout HEAD -- %[1]s`\n", coverage.BaselinePath)
+			return &policyError{"baseline deleted"}
 		}
-		if !res.Check.OK() {
+		if res.Check != nil && !res.Check.OK() {
 			if err := res.Check.WriteText(e.stderr); err != nil {
 				return err
 			}
 			return &policyError{"below a peak"}
+		}
+		if len(res.Lowered) > 0 {
+			fmt.Fprintf(e.stderr, "sentinel: the staged %s lowers peaks that HEAD holds, without `sentinel accept`:\n", coverage.BaselinePath)
+			for _, l := range res.Lowered {
+				fmt.Fprintf(e.stderr, "  %s %s %d → %d\n", l.Key, l.Figure, l.Before, l.After)
+			}
+			fmt.Fprintf(e.stderr, "restore HEAD's peaks: run `git checkout HEAD -- %s`; a removal you mean is then accepted with `sentinel accept --reason TEXT`\n", coverage.BaselinePath)
+			return &policyError{"peak lowered by hand"}
+		}
+		if res.Check == nil {
+			return nil
 		}
 		if res.Raised {
 			fmt.Fprintf(e.stderr, "sentinel: raised the peaks in %s and staged it with this commit\n", coverage.BaselinePath)
