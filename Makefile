@@ -38,10 +38,16 @@ fmt-check:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
-# Fuzz the trailer parser against git for FUZZTIME (default 60s).
+# Run every fuzz target in turn for FUZZTIME each (default 60s); go test
+# fuzzes one target per run. FUZZ=package:Target narrows it to one.
 FUZZTIME ?= 60s
+FUZZ ?= trailers:FuzzParseMatchesGit trailers:FuzzAddAssistedBy languages:FuzzCount \
+	guard:FuzzEvaluate guard:FuzzDecide coverage:FuzzBaseline config:FuzzParse
 fuzz:
-	$(GO) test ./trailers -run '^$$' -fuzz FuzzParseMatchesGit -fuzztime $(FUZZTIME)
+	@set -e; for t in $(FUZZ); do \
+		echo "fuzz $$t for $(FUZZTIME)"; \
+		$(GO) test ./$${t%%:*} -run '^$$' -fuzz "^$${t#*:}$$" -fuzztime $(FUZZTIME); \
+	done
 
 # sentinel's main job on its own repository: its own set-up and hooks, then
 # its checks.
