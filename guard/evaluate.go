@@ -162,15 +162,29 @@ func (c *Command) normalized() string {
 	return strings.Join(c.Argv, " ")
 }
 
-// commandWrites are the files a command writes: its redirections, and the
-// destinations of the commands that write files.
+// commandWrites are the files a command writes: its redirections, the
+// destinations of the commands that write files, and the files that
+// commands remove, move away or change the mode or owner of. Deleting a
+// hook or the baseline, or making a hook unexecutable, switches the checks
+// off as surely as overwriting it.
 func commandWrites(c *Command) []string {
 	out := append([]string(nil), c.Writes...)
 	ops := c.operands()
 	switch c.Name() {
-	case "tee", "truncate", "touch":
+	case "tee", "truncate", "touch", "rm", "unlink", "rmdir", "shred", "srm":
 		out = append(out, ops...)
+	case "chmod", "chown", "chgrp", "chattr":
+		out = append(out, modeTargets(c)...)
+	case "find":
+		out = append(out, rmTargets(c, nil)...) // the start paths of find -delete
+	case "git":
+		if sub := c.sub(); (sub == "rm" || sub == "mv") && len(ops) > 1 {
+			out = append(out, ops[1:]...)
+		}
 	case "cp", "mv", "install", "ln", "rsync", "scp":
+		if c.Name() == "mv" {
+			out = append(out, ops...) // the sources go away too
+		}
 		args := c.Args()
 		for i, a := range args {
 			if (a == "-t" || a == "--target-directory") && i+1 < len(args) {
@@ -199,4 +213,27 @@ func commandWrites(c *Command) []string {
 		}
 	}
 	return out
+}
+
+// modeTargets are the files chmod, chown, chgrp or chattr change: every
+// operand after the mode or owner, which --reference replaces. A mode may
+// itself start with a dash (chmod -x, chattr -i), so only the options the
+// tools define are skipped as options.
+func modeTargets(c *Command) []string {
+	var words []string
+	reference := false
+	for _, a := range c.Args() {
+		switch {
+		case strings.HasPrefix(a, "--reference"):
+			reference = true
+		case strings.HasPrefix(a, "--"):
+		case len(a) > 1 && a[0] == '-' && strings.Trim(a[1:], "RcfvhHLP") == "":
+		default:
+			words = append(words, a)
+		}
+	}
+	if reference || len(words) == 0 {
+		return words
+	}
+	return words[1:]
 }

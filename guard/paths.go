@@ -3,7 +3,9 @@ package guard
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
 )
 
 // Env is where a tool call runs.
@@ -112,7 +114,7 @@ func (e *Env) CheckPath(raw string) *PathFinding {
 	switch {
 	case (base == ".env" || strings.HasPrefix(base, ".env.")) && !hasAnySuffix(base, ".example", ".sample", ".template"):
 		return &PathFinding{ID: "path.credentials", Reason: "a write to " + base + ", which holds secrets"}
-	case strings.HasPrefix(base, "id_") && !strings.HasSuffix(base, ".pub"),
+	case sshKeyName().MatchString(base) && !strings.HasSuffix(base, ".pub"),
 		hasAnySuffix(base, ".pem", ".key", ".p12", ".pfx"),
 		base == "credentials.json", strings.HasPrefix(base, "secrets."),
 		base == ".netrc", base == ".git-credentials", base == ".pypirc":
@@ -172,3 +174,9 @@ func NewEnv(cwd string, getenv func(string) string) *Env {
 	}
 	return e
 }
+
+// sshKeyName matches ssh-keygen's key file names (id_rsa, id_ed25519_sk,
+// id_ecdsa-work) and not source files that merely start with "id_".
+var sshKeyName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^id_(rsa|dsa|ecdsa|ed25519)(_sk)?([-_.][A-Za-z0-9_.-]*)?$`)
+})
