@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"text/template"
 
@@ -213,11 +214,16 @@ func installOne(dir, name string, o InstallOptions) (Action, error) {
 	case err != nil:
 		return a, fmt.Errorf("read %s: %w", path, err)
 	case isOurs(cur):
-		if bytes.Equal(cur, script) {
+		switch {
+		case !bytes.Equal(cur, script):
+			a.What = "updated"
+		case !executable(path):
+			// git skips a hook it cannot execute, with only a hint.
+			a.What = "made executable again"
+		default:
 			a.What = "already installed"
 			return a, nil
 		}
-		a.What = "updated"
 	default:
 		prev := path + PrevSuffix
 		if err := keepPrevious(path, prev, cur); err != nil {
@@ -304,6 +310,16 @@ type HookStatus struct {
 	Installed bool
 	// Foreign reports a hook file that is not sentinel's.
 	Foreign bool
+	// NotExecutable reports an installed hook that git skips because it
+	// lacks the executable bit.
+	NotExecutable bool
+}
+
+// executable reports whether git may run the file at path. Windows has no
+// executable bit; git for Windows runs hooks by their #! line.
+func executable(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && (runtime.GOOS == "windows" || st.Mode().Perm()&0o111 != 0)
 }
 
 // Status reports sentinel's default hooks in the repository containing dir.
@@ -319,6 +335,7 @@ func Status(ctx context.Context, dir string) ([]HookStatus, error) {
 		if b, err := os.ReadFile(p); err == nil {
 			st.Installed = isOurs(b)
 			st.Foreign = !st.Installed
+			st.NotExecutable = st.Installed && !executable(p)
 		}
 		out = append(out, st)
 	}

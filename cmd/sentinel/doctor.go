@@ -60,6 +60,9 @@ func runDoctor(c *cli.Context, e *env) error {
 			missing := false
 			for _, s := range statuses {
 				switch {
+				case s.NotExecutable:
+					line(false, "git hook %s is not executable, so git skips it (%s)", s.Hook, s.Path)
+					missing = true
 				case s.Installed:
 					line(true, "git hook %s (%s)", s.Hook, s.Path)
 				case s.Foreign:
