@@ -101,11 +101,11 @@ func (r *Report) WriteText(w io.Writer) error {
 	for _, d := range r.Drops {
 		fmt.Fprintf(&b, "%s: %s %s %d → %d\n", r.Head, d.Key, d.Figure, d.Peak, d.Now)
 		for _, m := range d.Missing {
-			fmt.Fprintf(&b, "  missing: %s (%s:%d)\n", m.Name, m.Path, m.Line)
+			fmt.Fprintf(&b, "  %s: %s (%s:%d)\n", m.Label(), m.Name, m.Path, m.Line)
 		}
 	}
 	if r.AcceptCommand != "" {
-		fmt.Fprintf(&b, "  if the removal was intended, a person records it: %s\n", r.AcceptCommand)
+		fmt.Fprintf(&b, "  if the tests were removed or switched off on purpose, a person records it: %s\n", r.AcceptCommand)
 	}
 	for _, h := range r.History {
 		fmt.Fprintf(&b, "commit %s %s: %s\n", short(h.Commit), h.Title, h.Reason)
@@ -144,7 +144,11 @@ func (r *Report) WriteGitHub(w io.Writer) error {
 		fmt.Fprintf(&b, "::error file=%s,line=1,title=sentinel ratchet::%s\n", coverage.BaselinePath,
 			esc.Replace(fmt.Sprintf("%s %s %d → %d; if intended: %s", d.Key, d.Figure, d.Peak, d.Now, r.AcceptCommand)))
 		for _, m := range d.Missing {
-			fmt.Fprintf(&b, "::error file=%s,line=%d,title=sentinel ratchet::%s\n", m.Path, m.Line, esc.Replace("test removed: "+m.Name))
+			what := "test removed: "
+			if m.Skipped {
+				what = "test skipped: "
+			}
+			fmt.Fprintf(&b, "::error file=%s,line=%d,title=sentinel ratchet::%s\n", m.Path, m.Line, esc.Replace(what+m.Name))
 		}
 	}
 	for _, h := range r.History {

@@ -26,6 +26,17 @@ type Missing struct {
 	Name string `json:"name"`
 	Path string `json:"path"`
 	Line int    `json:"line"`
+	// Skipped reports a test that is still there but switched off; Path
+	// and Line are then where it is now.
+	Skipped bool `json:"skipped,omitempty"`
+}
+
+// Label is how a report names what happened to the test.
+func (m Missing) Label() string {
+	if m.Skipped {
+		return "skipped"
+	}
+	return "missing"
 }
 
 // Drop is a figure below its peak.
@@ -105,10 +116,14 @@ func (r *CheckResult) findMissing(ctx context.Context, o Options) error {
 		return err
 	}
 	have := map[string]int{}
+	skipped := map[string][]Missing{}
 	for _, f := range r.Counts.Files {
 		for _, t := range f.Tests {
+			k := r.Counts.RowKey(f.Path, f.Language) + "\x00" + t.Name
 			if t.Status == "active" {
-				have[r.Counts.RowKey(f.Path, f.Language)+"\x00"+t.Name]++
+				have[k]++
+			} else {
+				skipped[k] = append(skipped[k], Missing{Name: t.Name, Path: f.Path, Line: t.Line, Skipped: true})
 			}
 		}
 	}
@@ -128,6 +143,11 @@ func (r *CheckResult) findMissing(ctx context.Context, o Options) error {
 				k := d.Key + "\x00" + t.Name
 				if have[k] > 0 {
 					have[k]--
+					continue
+				}
+				if sk := skipped[k]; len(sk) > 0 {
+					d.Missing = append(d.Missing, sk[0])
+					skipped[k] = sk[1:]
 					continue
 				}
 				d.Missing = append(d.Missing, Missing{Name: t.Name, Path: f.Path, Line: t.Line})
@@ -156,7 +176,7 @@ func (r *CheckResult) WriteText(w io.Writer) error {
 	for _, d := range r.Drops {
 		fmt.Fprintf(&b, "%s %s %d → %d (below the peak by %d)\n", d.Key, d.Figure, d.Peak, d.Now, d.Peak-d.Now)
 		for _, m := range d.Missing {
-			fmt.Fprintf(&b, "  missing: %s (%s:%d)\n", m.Name, m.Path, m.Line)
+			fmt.Fprintf(&b, "  %s: %s (%s:%d)\n", m.Label(), m.Name, m.Path, m.Line)
 		}
 		if d.Figure == FigureTests && len(d.Missing) == 0 {
 			b.WriteString("  (no test is missing by name: tests were turned off, or moved to an excluded path)\n")
@@ -164,7 +184,7 @@ func (r *CheckResult) WriteText(w io.Writer) error {
 	}
 	if !r.OK() {
 		fmt.Fprintf(&b, "the ratchet refuses: a count went below its peak in %s.\n", BaselinePath)
-		fmt.Fprintf(&b, "If the tests were removed on purpose, a person records it:\n  %s\n", r.AcceptCommand())
+		fmt.Fprintf(&b, "If the tests were removed or switched off on purpose, a person records it:\n  %s\n", r.AcceptCommand())
 	} else {
 		fmt.Fprintf(&b, "every count is at or above its peak\n")
 		if r.Raised != nil {
