@@ -40,7 +40,7 @@ func PrepareCommitMsg(ctx context.Context, dir, file string, getenv trailers.Get
 	}
 	value := d.Value(s.Config.Trailers.Format, s.Config.Trailers.Tools)
 	did := "pre-filled Assisted-by: " + value
-	out, changed, err := s.Syntax.AddAssistedBy(msg, value)
+	out, changed, err := s.Syntax.AddDetected(msg, d, s.Config.Trailers.Format, s.Config.Trailers.Tools)
 	switch {
 	case errors.Is(err, trailers.ErrEmptyMessage):
 		out, changed = announce(msg, s.Syntax.Comment, value)

@@ -154,3 +154,25 @@ func lineEnding(msg []byte) string {
 	}
 	return "\n"
 }
+
+// AddDetected adds the Assisted-by line for a detected agent, as
+// AddAssistedBy does, with one more rule: when nobody named the model, an
+// Assisted-by that already credits the same agent with a model (written by
+// the agent itself, or by a person) is enough. "Claude:unknown" beside
+// "Claude:claude-opus-4" would only say less about the same fact.
+func (s *Syntax) AddDetected(msg []byte, d *Detection, format string, tools []string) ([]byte, bool, error) {
+	value := d.Value(format, tools)
+	// The part of the value before the model, in whatever format.
+	probe := *d
+	probe.Model = "\x00"
+	before, _, hasModel := strings.Cut(probe.Value(format, tools), "\x00")
+	if d.Model == "" && hasModel && before != "" && CheckText(msg) == nil {
+		prefix := strings.ToLower(before)
+		for _, ln := range s.Find(msg).Lines {
+			if ln.IsTrailer && strings.EqualFold(ln.Token, AssistedBy) && strings.HasPrefix(strings.ToLower(ln.Value), prefix) {
+				return msg, false, nil
+			}
+		}
+	}
+	return s.AddAssistedBy(msg, value)
+}

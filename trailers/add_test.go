@@ -135,3 +135,32 @@ func hasKey(b *Block, key string) bool {
 	}
 	return false
 }
+
+func TestAddDetected(t *testing.T) {
+	syn := DefaultSyntax()
+	claude := Lookup("claude")
+	for _, tc := range []struct {
+		name, in, model, format, want string
+	}{
+		{"unknown model, same agent credited", "T\n\nAssisted-by: Claude:claude-opus-4\n", "", "", "T\n\nAssisted-by: Claude:claude-opus-4\n"},
+		{"unknown model, any case", "T\n\nassisted-by: claude:claude-opus-4\n", "", "", "T\n\nassisted-by: claude:claude-opus-4\n"},
+		{"unknown model, another agent", "T\n\nAssisted-by: Codex:gpt-5\n", "", "", "T\n\nAssisted-by: Codex:gpt-5\nAssisted-by: Claude:unknown\n"},
+		{"known model differs", "T\n\nAssisted-by: Claude:claude-opus-4\n", "claude-sonnet-4", "",
+			"T\n\nAssisted-by: Claude:claude-opus-4\nAssisted-by: Claude:claude-sonnet-4\n"},
+		{"agent name inside another's", "T\n\nAssisted-by: Claudette:x\n", "", "", "T\n\nAssisted-by: Claudette:x\nAssisted-by: Claude:unknown\n"},
+		{"custom format", "T\n\nAssisted-by: Claude (claude-opus-4)\n", "", "{agent} ({model})", "T\n\nAssisted-by: Claude (claude-opus-4)\n"},
+		{"format without a model", "T\n\nAssisted-by: Claude\n", "", "{agent}", "T\n\nAssisted-by: Claude\n"},
+		{"prose is not a credit", "T\n\nWritten with Claude:claude-opus-4 here\n", "", "", "T\n\nWritten with Claude:claude-opus-4 here\n\nAssisted-by: Claude:unknown\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := &Detection{Agent: claude, Name: claude.Name, Model: tc.model}
+			got, _, err := syn.AddDetected([]byte(tc.in), d, tc.format, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tc.want {
+				t.Fatalf("got  %q\nwant %q", got, tc.want)
+			}
+		})
+	}
+}

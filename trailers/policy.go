@@ -205,7 +205,7 @@ func (s *Syntax) Apply(msg []byte, p Policy) (Outcome, error) {
 	edited := cutSpans(msg, cut)
 	if p.Detected != nil {
 		v := p.Detected.Value(p.Format, p.Tools)
-		next, changed, err := s.AddAssistedBy(edited, v)
+		next, changed, err := s.AddDetected(edited, p.Detected, p.Format, p.Tools)
 		switch {
 		case err == ErrEmptyMessage:
 			// git aborts an empty message; a trailer would make it a commit.
