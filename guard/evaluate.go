@@ -83,10 +83,38 @@ func EvaluateCommand(src string, e *Env, p *Policy) *Decision {
 			Reason: "sentinel guard [parse]: " + err.Error() + "; instead: write the command so that a POSIX/Bash parser reads it"})
 		return d
 	}
+	env := e
 	for _, c := range cmds {
-		evaluateOne(c, e, p, d)
+		evaluateOne(c, env, p, d)
+		env = env.after(c)
 	}
 	return d
+}
+
+// after is the environment of the commands that follow c: a cd or pushd
+// moves their working directory, so that "cd / && rm -rf etc" is read as
+// the removal of /etc. Every later command is taken to run there, even
+// one a subshell would have kept out of it: the guard errs toward seeing
+// more. A directory it cannot tell ("cd $DIR", "cd -") resolves later
+// relative paths under /, so that they meet the strictest rules.
+func (e *Env) after(c *Command) *Env {
+	if c.Name() != "cd" && c.Name() != "pushd" {
+		return e
+	}
+	next := *e
+	ops := c.operands()
+	switch {
+	case len(ops) == 0:
+		next.Cwd = e.Home
+	case ops[0] == "-" || strings.ContainsAny(ops[0], "$`*?["):
+		next.Cwd = "/"
+	default:
+		next.Cwd = e.Resolve(ops[0])
+	}
+	if next.Cwd == "" {
+		next.Cwd = "/"
+	}
+	return &next
 }
 
 func evaluateOne(c *Command, e *Env, p *Policy, d *Decision) {

@@ -310,6 +310,27 @@ var Catalogue = []*Rule{
 		Allow: []string{"git push", "git push --force-with-lease", "git push origin main", "git push -u origin feature"},
 	},
 	{
+		ID: "git.push-delete", Severity: High, Reason: "deleting a branch or tag on the remote",
+		Suggest: "ask a person to delete it",
+		Match: func(c *Command, e *Env) bool {
+			if c.sub() != "push" {
+				return false
+			}
+			if c.has("--delete", "--prune") || c.hasShort('d') {
+				return true
+			}
+			ops := c.operands()
+			for _, op := range ops[min(2, len(ops)):] {
+				if strings.HasPrefix(op, ":") && len(op) > 1 {
+					return true
+				}
+			}
+			return false
+		},
+		Deny:  []string{"git push origin --delete main", "git push origin :main", "git push -d origin v1.0", "git push --prune origin refs/heads/*:refs/heads/*"},
+		Allow: []string{"git push origin main", "git push origin HEAD:main", "git push origin :", "git push -u origin feature"},
+	},
+	{
 		ID: "git.reset-hard", Severity: High, Reason: "git reset --hard, which discards uncommitted work",
 		Suggest: "git stash, or git reset --keep",
 		Match:   func(c *Command, e *Env) bool { return c.sub() == "reset" && c.has("--hard", "--merge") },
@@ -327,24 +348,38 @@ var Catalogue = []*Rule{
 	{
 		ID: "git.discard", Severity: High, Reason: "discarding uncommitted changes to files", Suggest: "git stash, or git restore --staged to unstage",
 		Match: func(c *Command, e *Env) bool {
+			ops := c.operands()
 			switch c.sub() {
 			case "checkout":
-				return c.has("--") || len(c.operands()) > 1 && (c.operands()[1] == "." || c.operands()[1] == ":/")
+				return c.has("--", "--force") || c.hasShort('f') || len(ops) > 1 && (ops[1] == "." || ops[1] == ":/")
+			case "switch":
+				return c.has("--force", "--discard-changes") || c.hasShort('f')
 			case "restore":
 				return !c.has("--staged", "-S") || c.has("--worktree", "-W")
+			case "worktree":
+				return len(ops) > 1 && ops[1] == "remove" && (c.has("--force") || c.hasShort('f'))
 			}
 			return false
 		},
-		Deny:  []string{"git checkout -- main.go", "git checkout HEAD~2 -- src/", "git checkout .", "git restore main.go", "git restore --worktree --staged x"},
-		Allow: []string{"git checkout main", "git checkout -b feature", "git restore --staged main.go"},
+		Deny: []string{"git checkout -- main.go", "git checkout HEAD~2 -- src/", "git checkout .", "git restore main.go", "git restore --worktree --staged x",
+			"git checkout -f main", "git switch --discard-changes main", "git switch -f main", "git worktree remove --force ../wt"},
+		Allow: []string{"git checkout main", "git checkout -b feature", "git restore --staged main.go", "git switch main", "git switch -c feature",
+			"git worktree remove ../wt"},
 	},
 	{
-		ID: "git.branch-delete", Severity: High, Reason: "force-deleting a branch, with its unmerged commits", Suggest: "git branch -d, which refuses unmerged branches",
+		ID: "git.branch-delete", Severity: High, Reason: "force-deleting or force-moving a branch or ref, which orphans its commits",
+		Suggest: "git branch -d, which refuses unmerged branches, or a new branch",
 		Match: func(c *Command, e *Env) bool {
-			return c.sub() == "branch" && (c.hasShort('D') || c.has("--delete") && (c.has("--force") || c.hasShort('f')))
+			switch c.sub() {
+			case "branch":
+				return c.hasShort('D') || c.hasShort('f') || c.has("--force")
+			case "update-ref":
+				return c.hasShort('d')
+			}
+			return false
 		},
-		Deny:  []string{"git branch -D feature", "git branch --delete --force old"},
-		Allow: []string{"git branch -d merged", "git branch", "git branch new"},
+		Deny:  []string{"git branch -D feature", "git branch --delete --force old", "git branch -f main HEAD~3", "git update-ref -d refs/heads/main"},
+		Allow: []string{"git branch -d merged", "git branch", "git branch new", "git update-ref refs/heads/x HEAD"},
 	},
 	{
 		ID: "git.stash-drop", Severity: High, Reason: "dropping stashed work", Suggest: "keep the stash, or apply it first",
@@ -420,6 +455,28 @@ var Catalogue = []*Rule{
 		},
 		Deny:  []string{"sentinel accept --reason x", "sentinel uninstall", "./bin/sentinel accept --reason 'ok'"},
 		Allow: []string{"sentinel check", "sentinel count --list"},
+	},
+	{
+		ID: "rm.repository", Severity: High, Reason: "deleting the repository: its .git directory, or the work tree that holds it",
+		Suggest: "delete the files you mean inside the project",
+		Match: func(c *Command, e *Env) bool {
+			if e.Project == "" {
+				return false
+			}
+			gitDir := filepath.Join(e.Project, ".git")
+			// find . -name '*.orig' -delete removes only what its tests
+			// select; inside .git, anything it removes does harm.
+			whole := c.Name() != "find" || !findFilters(c)
+			for _, t := range rmTargets(c, e) {
+				p := e.Resolve(t)
+				if within(p, gitDir) || whole && within(e.Project, p) {
+					return true
+				}
+			}
+			return false
+		},
+		Deny:  []string{"rm -rf .git", "rm -rf .", "rm -rf ./", "rm -r .git/objects", "find .git -delete", "rm -rf ../project"},
+		Allow: []string{"rm -rf build", "rm -rf .github/old", "rm -rf src/.gitkeep-dir", "find . -name '*.orig' -delete"},
 	},
 	{
 		ID: "rm.outside", Severity: High, Reason: "recursive deletion outside the project and the temporary directories",
@@ -534,3 +591,23 @@ func contains(list []string, s string) bool {
 // forkBomb is the name given to a function that pipes itself into itself
 // in the background.
 const forkBomb = "(fork-bomb)"
+
+// findFilters reports a find expression with more than -delete and the
+// options that only steer the walk: something selects what goes.
+func findFilters(c *Command) bool {
+	started := false
+	for _, a := range c.Args() {
+		if !started && (strings.HasPrefix(a, "-") || a == "!" || a == "(") {
+			started = true
+		}
+		if !started {
+			continue
+		}
+		switch a {
+		case "-delete", "-depth", "-xdev", "-mount", "-ignore_readdir_race":
+		default:
+			return true
+		}
+	}
+	return false
+}
