@@ -4,9 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -116,4 +118,69 @@ func diffNames(got, want []string) string {
 		}
 	}
 	return b.String()
+}
+
+// TestGoBuildConstraintsMatchGoTestList checks against go test -list that a
+// test file go test never builds (//go:build ignore, a custom tag, an
+// impossible constraint, an old // +build line) holds no active test, and
+// that one it builds here does.
+func TestGoBuildConstraintsMatchGoTestList(t *testing.T) {
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("the Go toolchain is not installed")
+	}
+	if runtime.GOOS != "linux" && runtime.GOOS != "darwin" && runtime.GOOS != "windows" {
+		t.Skip("the fixture's platform file names linux, darwin and windows")
+	}
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod":          "module example.com/a\n\ngo 1.21\n",
+		"plain_test.go":   "package a\n\nimport \"testing\"\n\nfunc TestPlain(t *testing.T) {}\n",
+		"ignore_test.go":  "//go:build ignore\n\npackage a\n\nimport \"testing\"\n\nfunc TestIgnored(t *testing.T) {}\n",
+		"tag_test.go":     "// Integration tests.\n\n//go:build integration\n\npackage a\n\nimport \"testing\"\n\nfunc TestTagged(t *testing.T) {}\n",
+		"plus_test.go":    "// +build ignore\n\npackage a\n\nimport \"testing\"\n\nfunc TestPlusIgnored(t *testing.T) {}\n",
+		"never_test.go":   "//go:build linux && windows\n\npackage a\n\nimport \"testing\"\n\nfunc TestNever(t *testing.T) {}\n",
+		"here_test.go":    "//go:build (linux || darwin || windows) && go1.1\n\npackage a\n\nimport \"testing\"\n\nfunc TestHere(t *testing.T) {}\n",
+		"release_test.go": "//go:build !go1.1\n\npackage a\n\nimport \"testing\"\n\nfunc TestOld(t *testing.T) {}\n",
+	}
+	var paths []string
+	for name, src := range files {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasSuffix(name, "_test.go") {
+			paths = append(paths, p)
+		}
+	}
+	cmd := exec.Command(goBin, "test", "-list", "^(Test|Fuzz)", ".")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go test -list: %v\n%s", err, out)
+	}
+	var want []string
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if !strings.HasPrefix(line, "ok ") {
+			want = append(want, line)
+		}
+	}
+	counts, err := CountTargets(context.Background(), "/", paths, Options{Mode: WorkTree})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range counts.Files {
+		for _, tt := range f.Tests {
+			if tt.Status == "active" {
+				got = append(got, tt.Name)
+			}
+		}
+	}
+	sort.Strings(got)
+	sort.Strings(want)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("active tests differ from go test -list\n%s", diffNames(got, want))
+	}
 }

@@ -1,6 +1,8 @@
 package languages
 
 import (
+	"bytes"
+	"go/build/constraint"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -41,6 +43,25 @@ var Go = &Language{
 			Tests: []string{"S.TestInSuite active", "TestRun active"}},
 		{Path: "a_test.go", Source: "package a\nimport . \"github.com/onsi/gomega\"\nfunc TestG(t *testing.T) {\n\tg := NewWithT(t)\n\tg.Expect(1).To(Equal(1))\n\tExpect(true).To(BeTrue())\n\tΩ(2).Should(Equal(2))\n}\n",
 			Tests: []string{"TestG active"}, Assertions: 2, Vacuous: 1},
+		// A file go test never builds: its tests are switched off.
+		{Path: "a_test.go", Source: "//go:build ignore\n\npackage a\nimport \"testing\"\nfunc TestA(t *testing.T) { t.Error(\"x\") }\n",
+			Tests: []string{"TestA skipped"}, Assertions: 1},
+		{Path: "a_test.go", Source: "// Copyright\n\n//go:build integration && !short\n\npackage a\nfunc TestA(t *testing.T) {}\n",
+			Tests: []string{"TestA skipped"}},
+		{Path: "a_test.go", Source: "//go:build linux && windows\n\npackage a\nfunc TestA(t *testing.T) {}\n",
+			Tests: []string{"TestA skipped"}},
+		{Path: "a_test.go", Source: "//go:build (linux && amd64) || windows\n\npackage a\nfunc TestA(t *testing.T) {}\n",
+			Tests: []string{"TestA active"}},
+		{Path: "a_test.go", Source: "//go:build unix && !cgo && go1.21\n\npackage a\nfunc TestA(t *testing.T) {}\n",
+			Tests: []string{"TestA active"}},
+		{Path: "a_test.go", Source: "package a\n\n//go:build ignore\nfunc TestA(t *testing.T) {}\n",
+			Tests: []string{"TestA active"}},
+		{Path: "a_test.go", Source: "// +build ignore\n\npackage a\nfunc TestA(t *testing.T) {}\n",
+			Tests: []string{"TestA skipped"}},
+		{Path: "a_test.go", Source: "// +build linux\n// +build !linux\n\npackage a\nfunc TestA(t *testing.T) {}\n",
+			Tests: []string{"TestA skipped"}},
+		{Path: "a_test.go", Source: "//go:build linux\n// +build ignore\n\npackage a\nfunc TestA(t *testing.T) {}\n",
+			Tests: []string{"TestA active"}},
 		// Negative: look like tests, are not.
 		{Path: "a_test.go", Source: "package a\nimport \"testing\"\nfunc Testing(t *testing.T) {}\nfunc TestX(t testing.T) {}\nfunc TestY(t *testing.T) int { return 0 }\nfunc TestZ(a, b *testing.T) {}\nfunc helper(t *testing.T) { t.Helper(); t.Log(\"x\") }\nvar test = 1\n",
 			Tests: nil},
@@ -123,6 +144,95 @@ func analyzeGo(f *File) {
 			f.Assert(false)
 		}
 	}
+	if goNeverBuilt(f.Src) {
+		// `//go:build ignore` (or a custom tag) switches a whole file of
+		// tests off as surely as t.Skip does, and go test -list agrees.
+		for i := range f.Result.Tests {
+			f.Result.Tests[i].Status = Skipped
+		}
+	}
+}
+
+// goPorts are the targets `go tool dist list` names, one "GOOS/GOARCH" per
+// word.
+const goPorts = `aix/ppc64 android/386 android/amd64 android/arm android/arm64 darwin/amd64 darwin/arm64
+dragonfly/amd64 freebsd/386 freebsd/amd64 freebsd/arm freebsd/arm64 illumos/amd64 ios/amd64
+ios/arm64 js/wasm linux/386 linux/amd64 linux/arm linux/arm64 linux/loong64 linux/mips linux/mips64
+linux/mips64le linux/mipsle linux/ppc64 linux/ppc64le linux/riscv64 linux/s390x netbsd/386
+netbsd/amd64 netbsd/arm netbsd/arm64 openbsd/386 openbsd/amd64 openbsd/arm openbsd/arm64
+openbsd/ppc64 openbsd/riscv64 plan9/386 plan9/amd64 plan9/arm solaris/amd64 wasip1/wasm windows/386
+windows/amd64 windows/arm64`
+
+// goUnix are the GOOS values for which the "unix" build tag holds.
+var goUnix = map[string]bool{"aix": true, "android": true, "darwin": true, "dragonfly": true, "freebsd": true,
+	"hurd": true, "illumos": true, "ios": true, "linux": true, "netbsd": true, "openbsd": true, "solaris": true}
+
+// goNeverBuilt reports a file whose build constraint holds on no port, with
+// either compiler, cgo on or off, and no tags beyond the defaults: go test
+// never builds it unless someone passes -tags. A constraint that does not
+// parse is left to the compiler to reject, and the file counts as built.
+func goNeverBuilt(src []byte) bool {
+	var expr constraint.Expr
+	var plus []constraint.Expr // the old "// +build" lines, ANDed, if no //go:build
+	for len(src) > 0 {
+		line := src
+		if i := bytes.IndexByte(src, '\n'); i >= 0 {
+			line, src = src[:i], src[i+1:]
+		} else {
+			src = nil
+		}
+		text := strings.TrimSpace(string(line))
+		if text == "" {
+			continue
+		}
+		if !strings.HasPrefix(text, "//") {
+			break // the constraint must come before the package clause
+		}
+		if constraint.IsGoBuild(text) || constraint.IsPlusBuild(text) {
+			e, err := constraint.Parse(text)
+			if err != nil {
+				return false
+			}
+			if constraint.IsGoBuild(text) {
+				expr = e
+				break
+			}
+			plus = append(plus, e)
+		}
+	}
+	if expr == nil {
+		for _, e := range plus {
+			if expr == nil {
+				expr = e
+			} else {
+				expr = &constraint.AndExpr{X: expr, Y: e}
+			}
+		}
+	}
+	if expr == nil {
+		return false
+	}
+	for _, port := range strings.Fields(goPorts) {
+		goos, goarch, _ := strings.Cut(port, "/")
+		for _, compiler := range []string{"gc", "gccgo"} {
+			for _, cgo := range []bool{true, false} {
+				if expr.Eval(func(tag string) bool {
+					switch tag {
+					case goos, goarch, compiler:
+						return true
+					case "unix":
+						return goUnix[goos]
+					case "cgo":
+						return cgo
+					}
+					return strings.HasPrefix(tag, "go1.") // any release
+				}) {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 // goResolvesToTesting finds the innermost enclosing function that declares
