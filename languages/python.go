@@ -34,6 +34,17 @@ var Python = &Language{
 			Tests: []string{"test_a skipped", "test_b active", "TestC.test_c skipped"}, Assertions: 2, Vacuous: 1},
 		{Path: "test_p.py", Source: "import pytest\n@pytest.mark.parametrize('x', [1, 2, 3])\ndef test_param(x):\n    def test_inner(): pass\n    assert x\n",
 			Tests: []string{"test_param active"}, Assertions: 1},
+		// A module that switches every test off at its top level.
+		{Path: "test_m.py", Source: "import pytest\npytestmark = pytest.mark.skip(reason='later')\ndef test_a():\n    assert x == 1\nclass TestC:\n    def test_b(self): pass\n",
+			Tests: []string{"test_a skipped", "TestC.test_b skipped"}, Assertions: 1},
+		{Path: "test_m.py", Source: "import pytest\npytestmark = [pytest.mark.slow, pytest.mark.skip]\ndef test_a(): pass\n",
+			Tests: []string{"test_a skipped"}},
+		{Path: "test_m.py", Source: "import pytest\npytest.skip('not on this box', allow_module_level=True)\ndef test_a(): pass\n",
+			Tests: []string{"test_a skipped"}},
+		{Path: "test_m.py", Source: "import pytest, sys\npytestmark = pytest.mark.skipif(sys.platform == 'win32', reason='x')\nif sys.platform == 'win32':\n    pytest.skip('x', allow_module_level=True)\ndef test_a(): pass\n",
+			Tests: []string{"test_a active"}},
+		{Path: "test_m.py", Source: "import pytest\npytestmark = pytest.mark.slow\ndef test_a(): pass\n",
+			Tests: []string{"test_a active"}},
 		// Negative: not tests.
 		{Path: "test_n.py", Source: "def helper():\n    def test_nested(): pass\ntesting = 1\ndef tester(): pass\nclass Thing:\n    pass\n", Tests: []string{"tester active"}},
 		{Path: "app.py", Source: "def test_not_in_a_test_file(): assert 1\n", Tests: nil},
@@ -130,6 +141,61 @@ func analyzePython(f *File) {
 		f.AddTest(strings.Join(append(path, name), "."), d.name, skipped)
 	}
 	sort.SliceStable(f.Result.Tests, func(i, j int) bool { return f.Result.Tests[i].Line < f.Result.Tests[j].Line })
+	if pyModuleSkipped(f) {
+		for i := range f.Result.Tests {
+			f.Result.Tests[i].Status = Skipped
+		}
+	}
+}
+
+// pyModuleSkipped reports a module that switches all its tests off at its
+// top level: `pytestmark = pytest.mark.skip(...)` (alone or in a list), or
+// `pytest.skip(..., allow_module_level=True)`. skipif stays conditional,
+// and a statement under an if is not read.
+func pyModuleSkipped(f *File) bool {
+	isSkipMark := func(n *sitter.Node) bool {
+		text := f.Text(n)
+		if j := strings.IndexByte(text, '('); j >= 0 {
+			text = text[:j]
+		}
+		text = strings.Join(strings.Fields(text), "")
+		return text == "pytest.mark.skip" || text == "mark.skip"
+	}
+	for i := 0; i < int(f.Root.NamedChildCount()); i++ {
+		st := f.Root.NamedChild(i)
+		if st.Type() != "expression_statement" || st.NamedChildCount() == 0 {
+			continue
+		}
+		e := st.NamedChild(0)
+		switch e.Type() {
+		case "assignment":
+			left, right := e.ChildByFieldName("left"), e.ChildByFieldName("right")
+			if left == nil || right == nil || f.Text(left) != "pytestmark" {
+				continue
+			}
+			if right.Type() == "list" || right.Type() == "tuple" {
+				for j := 0; j < int(right.NamedChildCount()); j++ {
+					if isSkipMark(right.NamedChild(j)) {
+						return true
+					}
+				}
+			} else if isSkipMark(right) {
+				return true
+			}
+		case "call":
+			fn, args := e.ChildByFieldName("function"), e.ChildByFieldName("arguments")
+			if fn == nil || args == nil || strings.Join(strings.Fields(f.Text(fn)), "") != "pytest.skip" {
+				continue
+			}
+			for j := 0; j < int(args.NamedChildCount()); j++ {
+				a := args.NamedChild(j)
+				if a.Type() == "keyword_argument" && strings.Join(strings.Fields(f.Text(a)), "") == "allow_module_level=True" {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // pyContextByIndent finds the classes around a def, and whether a function
