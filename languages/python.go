@@ -45,6 +45,8 @@ var Python = &Language{
 			Tests: []string{"test_a active"}},
 		{Path: "test_m.py", Source: "import pytest\npytestmark = pytest.mark.slow\ndef test_a(): pass\n",
 			Tests: []string{"test_a active"}},
+		{Path: "test_s.py", Source: "import pytest, unittest\ndef test_a():\n    \"\"\"Doc.\"\"\"\n    pytest.skip('later')\n    assert x\nclass TestC(unittest.TestCase):\n    def test_b(self):\n        self.skipTest('later')\n    def test_c(self):\n        raise unittest.SkipTest('x')\n    def test_d(self):\n        if x:\n            self.skipTest('x')\n    def test_e(self):\n        y = 1\n        pytest.skip('x')\n",
+			Tests: []string{"test_a skipped", "TestC.test_b skipped", "TestC.test_c skipped", "TestC.test_d active", "TestC.test_e active"}, Assertions: 1},
 		// Negative: not tests.
 		{Path: "test_n.py", Source: "def helper():\n    def test_nested(): pass\ntesting = 1\ndef tester(): pass\nclass Thing:\n    pass\n", Tests: []string{"tester active"}},
 		{Path: "app.py", Source: "def test_not_in_a_test_file(): assert 1\n", Tests: nil},
@@ -110,7 +112,7 @@ func analyzePython(f *File) {
 			continue
 		}
 		var path []string
-		nested, skipped := false, skippedDecorated[d.node.StartByte()]
+		nested, skipped := false, skippedDecorated[d.node.StartByte()] || pySkipsPlainly(f, d.node)
 		if f.Result.ParseError {
 			// An error tree may have lost the classes around the def
 			// (tree-sitter-python stumbles on a continuation line dedented
@@ -146,6 +148,34 @@ func analyzePython(f *File) {
 			f.Result.Tests[i].Status = Skipped
 		}
 	}
+}
+
+// pySkipsPlainly reports a test whose body begins (after its docstring)
+// with an unconditional skip: pytest.skip(...), self.skipTest(...) or
+// raise unittest.SkipTest(...). A skip under an if is conditional.
+func pySkipsPlainly(f *File, def *sitter.Node) bool {
+	body := def.ChildByFieldName("body")
+	if body == nil {
+		return false
+	}
+	for i := 0; i < int(body.NamedChildCount()); i++ {
+		st := body.NamedChild(i)
+		if st.Type() == "comment" {
+			continue
+		}
+		if i == 0 && st.Type() == "expression_statement" && st.NamedChildCount() > 0 && st.NamedChild(0).Type() == "string" {
+			continue // the docstring
+		}
+		text := strings.Join(strings.Fields(f.Text(st)), "")
+		switch st.Type() {
+		case "expression_statement":
+			return strings.HasPrefix(text, "pytest.skip(") || strings.HasPrefix(text, "self.skipTest(")
+		case "raise_statement":
+			return strings.HasPrefix(text, "raiseunittest.SkipTest") || strings.HasPrefix(text, "raiseSkipTest")
+		}
+		return false
+	}
+	return false
 }
 
 // pyModuleSkipped reports a module that switches all its tests off at its
