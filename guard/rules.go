@@ -447,14 +447,32 @@ var Catalogue = []*Rule{
 		Allow: []string{"FOO=1 make", "GOFLAGS=-mod=mod go test ./..."},
 	},
 	{
-		ID: "sentinel.disarm", Severity: High, Reason: "a command that lowers sentinel's guard (accept, uninstall)",
+		ID: "sentinel.disarm", Severity: High, Reason: "a command that lowers sentinel's guard (accept, uninstall, guard uninstall, its merge driver)",
 		Suggest: "ask a person: accepting a loss of tests or removing the hooks is their decision",
 		Match: func(c *Command, e *Env) bool {
 			ops := c.operands()
-			return c.Name() == "sentinel" && len(ops) > 0 && (ops[0] == "accept" || ops[0] == "uninstall")
+			switch c.Name() {
+			case "sentinel":
+				return len(ops) > 0 && (ops[0] == "accept" || ops[0] == "uninstall") ||
+					len(ops) > 1 && ops[0] == "guard" && ops[1] == "uninstall"
+			case "git":
+				// git config merge.sentinel.driver true would keep "ours"
+				// of every baseline, dropping the other side's peaks.
+				if c.sub() != "config" {
+					return false
+				}
+				for _, op := range ops[1:] {
+					if op = strings.ToLower(op); op == "merge.sentinel" || strings.HasPrefix(op, "merge.sentinel.") {
+						return len(ops) > 2 || c.has("--unset", "--unset-all", "--remove-section", "--replace-all", "--add")
+					}
+				}
+			}
+			return false
 		},
-		Deny:  []string{"sentinel accept --reason x", "sentinel uninstall", "./bin/sentinel accept --reason 'ok'"},
-		Allow: []string{"sentinel check", "sentinel count --list"},
+		Deny: []string{"sentinel accept --reason x", "sentinel uninstall", "./bin/sentinel accept --reason 'ok'", "sentinel guard uninstall --agent claude",
+			"git config merge.sentinel.driver true", "git config --unset merge.sentinel.driver", "git config --remove-section merge.sentinel"},
+		Allow: []string{"sentinel check", "sentinel count --list", "sentinel guard explain --command 'ls'", "sentinel guard install --agent claude",
+			"git config --get merge.sentinel.driver", "git config merge.sentinel.driver"},
 	},
 	{
 		ID: "rm.repository", Severity: High, Reason: "deleting the repository: its .git directory, or the work tree that holds it",
