@@ -29,8 +29,11 @@ var JavaScript = &Language{
 	},
 	Analyze: analyzeJS,
 	Samples: []Sample{
-		{Path: "a.test.js", Source: "describe('outer', () => {\n  describe('inner', () => {\n    it('works', () => { expect(1).toBe(1); expect(true).toBe(true) })\n  })\n  test.skip('later', () => {})\n  xit('off', () => {})\n  it.only('focused', () => {})\n})\ntest('top', () => { assert(1); assert.equal(1, 1) })\n",
-			Tests: []string{"outer > inner > works active", "outer > later skipped", "outer > off skipped", "outer > focused active", "top active"}, Assertions: 3, Vacuous: 1},
+		{Path: "a.test.js", Source: "describe('outer', () => {\n  describe('inner', () => {\n    it('works', () => { expect(1).toBe(1); expect(true).toBe(true) })\n  })\n  test.skip('later', () => {})\n  xit('off', () => {})\n})\ntest('top', () => { assert(1); assert.equal(1, 1) })\n",
+			Tests: []string{"outer > inner > works active", "outer > later skipped", "outer > off skipped", "top active"}, Assertions: 3, Vacuous: 1},
+		// A focused test or describe switches off the rest of the file.
+		{Path: "f.test.js", Source: "describe('outer', () => {\n  it.only('focused', () => {})\n  it('other', () => {})\n})\nfdescribe('group', () => {\n  it('inside', () => {})\n  it.skip('off', () => {})\n})\nfit('f', () => {})\ntest('top', () => {})\n",
+			Tests: []string{"outer > focused active", "outer > other skipped", "group > inside active", "group > off skipped", "f active", "top skipped"}},
 		{Path: "src/__tests__/b.ts", Source: "describe.skip('off', () => { it('a', () => {}) })\nxdescribe('x', () => { test('b', () => {}) })\nit.todo('c')\ntest.each([[1], [2]])('row %i', (n) => { expect(n).toBeTruthy() })\ntest.each`\n  a\n  ${1}\n`('tagged $a', ({a}) => {})\nit.concurrent('d', async () => {})\n",
 			Tests: []string{"off > a skipped", "x > b skipped", "c skipped", "row %i active", "tagged $a active", "d active"}, Assertions: 1},
 		{Path: "c.spec.tsx", Source: "import { render } from 'x'\nit('renders', () => { const el = <div/>; el.should.exist; expect(el).toBeDefined() })\n",
@@ -51,6 +54,7 @@ type jsBlock struct {
 	start, end uint32
 	name       string
 	skipped    bool
+	focused    bool
 	describe   bool
 	node       *sitter.Node
 }
@@ -82,7 +86,8 @@ func analyzeJS(f *File) {
 				return
 			}
 			skipped := strings.HasPrefix(head, "x") || jsContains(chain, "skip") || jsContains(chain, "todo")
-			blocks = append(blocks, jsBlock{start: call.StartByte(), end: call.EndByte(), name: name, skipped: skipped, describe: jsDescribeFns[head], node: call})
+			focused := strings.HasPrefix(head, "f") || jsContains(chain, "only")
+			blocks = append(blocks, jsBlock{start: call.StartByte(), end: call.EndByte(), name: name, skipped: skipped, focused: focused, describe: jsDescribeFns[head], node: call})
 		case head == "expect" && len(chain) == 1 && !each:
 			f.Assert(jsVacuousExpect(f, call, args))
 		case head == "assert" && !each:
@@ -98,19 +103,26 @@ func analyzeJS(f *File) {
 	}
 	// Outermost first, so that each test sees its describes in order.
 	sort.SliceStable(blocks, func(i, j int) bool { return blocks[i].start < blocks[j].start })
+	// One .only (or fit, fdescribe) in a file and Jest, Vitest and Mocha
+	// run only the focused tests there: the rest are switched off.
+	anyFocus := false
+	for _, b := range blocks {
+		anyFocus = anyFocus || b.focused
+	}
 	for i, b := range blocks {
 		if b.describe {
 			continue
 		}
 		var path []string
-		skipped := b.skipped
+		skipped, focused := b.skipped, b.focused
 		for _, d := range blocks[:i] {
 			if d.describe && d.start <= b.start && b.end <= d.end {
 				path = append(path, d.name)
 				skipped = skipped || d.skipped
+				focused = focused || d.focused
 			}
 		}
-		f.AddTest(strings.Join(append(path, b.name), " > "), b.node, skipped)
+		f.AddTest(strings.Join(append(path, b.name), " > "), b.node, skipped || anyFocus && !focused)
 	}
 }
 
