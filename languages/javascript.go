@@ -103,8 +103,9 @@ func analyzeJS(f *File) {
 	}
 	// Outermost first, so that each test sees its describes in order.
 	sort.SliceStable(blocks, func(i, j int) bool { return blocks[i].start < blocks[j].start })
-	// One .only (or fit, fdescribe) in a file and Jest, Vitest and Mocha
-	// run only the focused tests there: the rest are switched off.
+	// One .only (or fit, fdescribe) in a file and Jest runs only the
+	// focused tests of that file (Mocha, of the whole run): the rest are
+	// switched off.
 	anyFocus := false
 	for _, b := range blocks {
 		anyFocus = anyFocus || b.focused
