@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -267,10 +268,12 @@ func Count(ctx context.Context, o Options) (*Counts, error) {
 	}
 
 	skipped := make([]string, len(s.entries))
-	if err := parseAll(ctx, s, c, jobs, results, skipped, &o); err != nil {
+	hits, err := parseAll(ctx, s, c, jobs, results, skipped, &o)
+	if err != nil {
 		return nil, err
 	}
-	out.Parsed = len(jobs)
+	out.Parsed = len(jobs) - hits
+	out.Cached += hits
 	for i := range s.entries {
 		switch {
 		case skipped[i] != "":
@@ -288,10 +291,11 @@ func Count(ctx context.Context, o Options) (*Counts, error) {
 }
 
 // parseAll reads and parses the jobs on one worker per CPU, each with its
-// own parser.
-func parseAll(ctx context.Context, s *snapshot, c *cache, jobs []job, results []*languages.Result, skipped []string, o *Options) error {
+// own parser. It returns how many jobs the cache answered once their
+// content was hashed.
+func parseAll(ctx context.Context, s *snapshot, c *cache, jobs []job, results []*languages.Result, skipped []string, o *Options) (int, error) {
 	if len(jobs) == 0 {
-		return nil
+		return 0, nil
 	}
 	workers := o.Workers
 	if workers <= 0 {
@@ -307,6 +311,7 @@ func parseAll(ctx context.Context, s *snapshot, c *cache, jobs []job, results []
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var firstErr error
+	var hits atomic.Int64
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
@@ -317,7 +322,10 @@ func parseAll(ctx context.Context, s *snapshot, c *cache, jobs []job, results []
 			}
 			defer p.Close()
 			for j := range ch {
-				r, reason, err := countOne(ctx, s, p, j)
+				r, reason, hit, err := countOne(ctx, s, c, p, j)
+				if hit {
+					hits.Add(1)
+				}
 				if err != nil {
 					mu.Lock()
 					if firstErr == nil {
@@ -326,7 +334,7 @@ func parseAll(ctx context.Context, s *snapshot, c *cache, jobs []job, results []
 					mu.Unlock()
 				}
 				results[j.idx], skipped[j.idx] = r, reason
-				if r != nil && j.e.blob != "" {
+				if r != nil && j.e.blob != "" && !hit {
 					c.put(cacheKey(j.lang.Name, path.Ext(j.e.path), j.e.blob), r)
 				}
 				progress.step()
@@ -342,43 +350,48 @@ func parseAll(ctx context.Context, s *snapshot, c *cache, jobs []job, results []
 	close(ch)
 	wg.Wait()
 	if firstErr != nil {
-		return firstErr
+		return int(hits.Load()), firstErr
 	}
-	return ctx.Err()
+	return int(hits.Load()), ctx.Err()
 }
 
 // countOne reads and counts one file. A file that cannot be counted gets a
 // reason instead of a result; only a failure of sentinel itself is an error.
-func countOne(ctx context.Context, s *snapshot, p *languages.Parser, j job) (*languages.Result, string, error) {
+// A work-tree file that git reports changed is often not (an edit undone, a
+// touch): once hashed, the cache may know it, and hit reports that.
+func countOne(ctx context.Context, s *snapshot, c *cache, p *languages.Parser, j job) (r *languages.Result, reason string, hit bool, err error) {
 	src, err := s.read(ctx, j.e)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, "missing from the work tree", nil
+			return nil, "missing from the work tree", false, nil
 		}
-		return nil, "", fmt.Errorf("read %s: %w", j.e.path, err)
+		return nil, "", false, fmt.Errorf("read %s: %w", j.e.path, err)
 	}
 	if j.e.blob == "" && s.info != nil {
 		j.e.blob = blobID(src)
+		if r := c.get(cacheKey(j.lang.Name, path.Ext(j.e.path), j.e.blob)); r != nil {
+			return r, "", true, nil
+		}
 	}
 	switch {
 	case len(src) > MaxFileSize:
-		return nil, fmt.Sprintf("larger than %d MiB", MaxFileSize>>20), nil
+		return nil, fmt.Sprintf("larger than %d MiB", MaxFileSize>>20), false, nil
 	case isBinary(src):
-		return nil, "binary", nil
+		return nil, "binary", false, nil
 	case !utf8.Valid(src):
-		return nil, "not valid UTF-8", nil
+		return nil, "not valid UTF-8", false, nil
 	}
 	if !j.lang.Prefilter(src) {
-		return &languages.Result{Language: j.lang.Name, Filtered: true}, "", nil
+		return &languages.Result{Language: j.lang.Name, Filtered: true}, "", false, nil
 	}
-	r, err := p.Count(ctx, j.lang, j.e.path, src)
+	r, err = p.Count(ctx, j.lang, j.e.path, src)
 	if errors.Is(err, languages.ErrParseTimeout) {
-		return nil, fmt.Sprintf("the %s parser gave up on it after %v", j.lang.Name, p.Timeout), nil
+		return nil, fmt.Sprintf("the %s parser gave up on it after %v", j.lang.Name, p.Timeout), false, nil
 	}
 	if err != nil {
-		return nil, "", err
+		return nil, "", false, err
 	}
-	return r, "", nil
+	return r, "", false, nil
 }
 
 // progressState drives a Progress that appears only once the scan has
