@@ -2,6 +2,7 @@ package coverage
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -143,12 +144,11 @@ func referenceBaseline(ctx context.Context, root string, c gitrepo.Commit, parse
 		}
 		var bb *Baseline
 		if base != "" {
-			blobs, err := gitrepo.ReadSpecs(ctx, root, []string{base + ":" + BaselinePath})
-			if err != nil {
+			var be *BaselineError
+			if bb, err = BaselineAt(ctx, root, base); errors.As(err, &be) {
+				bb = nil // unreadable: no base
+			} else if err != nil {
 				return nil, err
-			}
-			if data := blobs[base+":"+BaselinePath]; data != nil {
-				bb, _ = ParseBaseline(base+":"+BaselinePath, data) // unreadable: no base
 			}
 		}
 		ref = MergeBaselines(bb, ref, pb)

@@ -150,6 +150,12 @@ func analyzePython(f *File) {
 	}
 }
 
+// pyCompact drops all white space, so that `pytest . skip (` and
+// `pytest.skip(` compare equal.
+func pyCompact(s string) string {
+	return strings.Join(strings.Fields(s), "")
+}
+
 // pySkipsPlainly reports a test whose body begins (after its docstring)
 // with an unconditional skip: pytest.skip(...), self.skipTest(...) or
 // raise unittest.SkipTest(...). A skip under an if is conditional.
@@ -166,7 +172,7 @@ func pySkipsPlainly(f *File, def *sitter.Node) bool {
 		if i == 0 && st.Type() == "expression_statement" && st.NamedChildCount() > 0 && st.NamedChild(0).Type() == "string" {
 			continue // the docstring
 		}
-		text := strings.Join(strings.Fields(f.Text(st)), "")
+		text := pyCompact(f.Text(st))
 		switch st.Type() {
 		case "expression_statement":
 			return strings.HasPrefix(text, "pytest.skip(") || strings.HasPrefix(text, "self.skipTest(")
@@ -188,7 +194,7 @@ func pyModuleSkipped(f *File) bool {
 		if j := strings.IndexByte(text, '('); j >= 0 {
 			text = text[:j]
 		}
-		text = strings.Join(strings.Fields(text), "")
+		text = pyCompact(text)
 		return text == "pytest.mark.skip" || text == "mark.skip"
 	}
 	for i := 0; i < int(f.Root.NamedChildCount()); i++ {
@@ -214,12 +220,12 @@ func pyModuleSkipped(f *File) bool {
 			}
 		case "call":
 			fn, args := e.ChildByFieldName("function"), e.ChildByFieldName("arguments")
-			if fn == nil || args == nil || strings.Join(strings.Fields(f.Text(fn)), "") != "pytest.skip" {
+			if fn == nil || args == nil || pyCompact(f.Text(fn)) != "pytest.skip" {
 				continue
 			}
 			for j := 0; j < int(args.NamedChildCount()); j++ {
 				a := args.NamedChild(j)
-				if a.Type() == "keyword_argument" && strings.Join(strings.Fields(f.Text(a)), "") == "allow_module_level=True" {
+				if a.Type() == "keyword_argument" && pyCompact(f.Text(a)) == "allow_module_level=True" {
 					return true
 				}
 			}
