@@ -41,9 +41,20 @@ type Config struct {
 
 // Guard is the [guard] table.
 type Guard struct {
-	// Strict denies a command whose name is computed ($CMD) instead of
-	// asking.
+	// Strict is the older spelling of level = "strict".
 	Strict bool `toml:"strict"`
+	// Level is "standard" (the default), "strict" (deny what standard asks
+	// about) or "paranoid" (strict, and ask about interpreter one-liners
+	// and recursive removal inside the project). A project may only raise
+	// the user's level.
+	Level string `toml:"level"`
+	// Log is what the audit trail records: "refusals" (the default: denials
+	// and asks), "all", or "off" (honoured in the user's own configuration
+	// only).
+	Log string `toml:"log"`
+	// Secrets are more path globs whose contents the guard keeps from the
+	// agent, beside the built-in ones (.env, keys, credential files).
+	Secrets []string `toml:"secrets"`
 	// Rules are checked in order after the CRITICAL hardstops; the first
 	// that matches decides.
 	Rules []GuardRule `toml:"rules"`
@@ -202,16 +213,40 @@ func (c *Config) validate(name string, data []byte) error {
 			return fmt.Errorf("%s:%d:%d: guard.checker_timeout: %q is not a duration like \"10s\"", name, line, col, c.Guard.CheckerTimeout)
 		}
 	}
-	for i, r := range c.Guard.Rules {
-		line, col := keyPosition(data, "guard.rules", "pattern")
-		switch {
-		case r.Tool != "bash" && r.Tool != "write" && r.Tool != "edit" && r.Tool != "*":
-			return fmt.Errorf("%s:%d:%d: guard.rules[%d]: tool %q is not one of bash, write, edit, *", name, line, col, i, r.Tool)
-		case r.Verdict != "allow" && r.Verdict != "ask" && r.Verdict != "deny":
-			return fmt.Errorf("%s:%d:%d: guard.rules[%d]: verdict %q is not one of allow, ask, deny", name, line, col, i, r.Verdict)
-		case strings.TrimSpace(r.Pattern) == "":
-			return fmt.Errorf("%s:%d:%d: guard.rules[%d]: the pattern is empty", name, line, col, i)
+	switch c.Guard.Level {
+	case "", "standard", "strict", "paranoid":
+	default:
+		line, col := keyPosition(data, "guard", "level")
+		return fmt.Errorf("%s:%d:%d: guard.level: %q is not one of standard, strict, paranoid", name, line, col, c.Guard.Level)
+	}
+	switch c.Guard.Log {
+	case "", "refusals", "all", "off":
+	default:
+		line, col := keyPosition(data, "guard", "log")
+		return fmt.Errorf("%s:%d:%d: guard.log: %q is not one of refusals, all, off", name, line, col, c.Guard.Log)
+	}
+	for _, g := range c.Guard.Secrets {
+		if strings.TrimSpace(g) == "" || strings.ContainsAny(g, "\r\n") {
+			line, col := keyPosition(data, "guard", "secrets")
+			return fmt.Errorf("%s:%d:%d: guard.secrets: a pattern must be one non-empty line", name, line, col)
 		}
+	}
+	// The position is looked up only for the rule that is wrong: looking it
+	// up for every rule made a long list quadratic.
+	for i, r := range c.Guard.Rules {
+		var msg string
+		switch {
+		case r.Tool != "bash" && r.Tool != "write" && r.Tool != "edit" && r.Tool != "read" && r.Tool != "*":
+			msg = fmt.Sprintf("tool %q is not one of bash, write, edit, read, *", r.Tool)
+		case r.Verdict != "allow" && r.Verdict != "ask" && r.Verdict != "deny":
+			msg = fmt.Sprintf("verdict %q is not one of allow, ask, deny", r.Verdict)
+		case strings.TrimSpace(r.Pattern) == "":
+			msg = "the pattern is empty"
+		default:
+			continue
+		}
+		line, col := keyPosition(data, "guard.rules", "pattern")
+		return fmt.Errorf("%s:%d:%d: guard.rules[%d]: %s", name, line, col, i, msg)
 	}
 	seen := map[string]bool{}
 	for _, sc := range c.Coverage.Scope {

@@ -47,8 +47,21 @@ const Template = `# sentinel's project configuration. Every key is shown at its 
 # auto_raise = true
 
 [guard]
-# Deny, rather than ask about, a command whose name is computed ($CMD).
-# strict = false
+# How hard the guard is: "standard"; "strict" denies what standard asks
+# about (a computed command name, code it cannot read); "paranoid" is strict
+# and also asks about interpreter one-liners and recursive removal inside
+# the project. A project's level can only raise the user's, never lower it.
+# level = "standard"
+
+# What the audit trail ($XDG_STATE_HOME/sentinel/guard.jsonl) records:
+# "refusals" (denials and asks), "all", or "off" (your own configuration
+# only; a project cannot switch the trail off).
+# log = "refusals"
+
+# More files whose contents the agent must not read or write, beside .env,
+# keys and credential files (globs over paths relative to the project, or
+# absolute).
+# secrets = ["config/master.key", "deploy/*.tfvars"]
 
 # A program that reviews each tool call the rules did not deny (your own
 # configuration only: a repository cannot make you run a program). It gets
