@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -20,44 +23,105 @@ func denial(id, reason string) *Decision {
 	return d
 }
 
+// Request is what one guard run reads, all of it inside the deadline: the
+// event, the configuration, and the files the decision looks at.
+type Request struct {
+	// Input reads the event (the hook's stdin), at most MaxInput+1 bytes.
+	Input func() ([]byte, error)
+	// Dialect is the agent's; nil recognises it from the event.
+	Dialect Dialect
+	// NewEnv builds the environment from the event's absolute cwd.
+	NewEnv func(cwd string) *Env
+	// Policy loads the configuration.
+	Policy func() (*Policy, error)
+}
+
+// Run decides on one event, failing closed: an event it cannot read, a
+// configuration it cannot read, a panic, or anything that takes past the
+// deadline (a stalled stdin, a configuration on a device that never ends)
+// is a denial. It returns the dialect to answer in and the policy, when
+// one was read.
+func Run(ctx context.Context, r Request) (*Decision, Dialect, *Policy) {
+	ctx, cancel := context.WithTimeout(ctx, Deadline)
+	defer cancel()
+	type result struct {
+		d       *Decision
+		dialect Dialect
+		policy  *Policy
+	}
+	done := make(chan result, 1)
+	go func() {
+		res := result{dialect: r.Dialect}
+		defer func() {
+			if p := recover(); p != nil {
+				res.d = denial("internal", fmt.Sprintf("the guard failed (%v); it denies when it cannot decide", p))
+			}
+			done <- res
+		}()
+		input, err := r.Input()
+		if res.dialect == nil {
+			res.dialect = Detect(input)
+		}
+		if err != nil {
+			res.d = denial("input.malformed", "cannot read the event: "+err.Error())
+			return
+		}
+		policy, perr := r.Policy()
+		res.policy = policy
+		res.d = decideInput(input, res.dialect, r.NewEnv, policy, perr)
+	}()
+	select {
+	case res := <-done:
+		if res.dialect == nil {
+			res.dialect = claude{}
+		}
+		return res.d, res.dialect, res.policy
+	case <-ctx.Done():
+		dialect := r.Dialect
+		if dialect == nil {
+			dialect = claude{}
+		}
+		return denial("deadline", fmt.Sprintf("no decision within %v; instead: a simpler command", Deadline)), dialect, nil
+	}
+}
+
 // Decide reads an agent's pre-tool event in its dialect and decides,
-// failing closed: input it cannot read, a panic, or a decision that takes
-// past the deadline is a denial. newEnv builds the environment from the
-// event's cwd.
-func Decide(ctx context.Context, input []byte, dialect Dialect, newEnv func(cwd string) *Env, p *Policy, policyErr error) (d *Decision) {
+// failing closed, within the deadline.
+func Decide(ctx context.Context, input []byte, dialect Dialect, newEnv func(cwd string) *Env, p *Policy, policyErr error) *Decision {
+	d, _, _ := Run(ctx, Request{
+		Input:   func() ([]byte, error) { return input, nil },
+		Dialect: dialect,
+		NewEnv:  newEnv,
+		Policy:  func() (*Policy, error) { return p, policyErr },
+	})
+	return d
+}
+
+func decideInput(input []byte, dialect Dialect, newEnv func(cwd string) *Env, p *Policy, policyErr error) *Decision {
 	if len(input) > MaxInput {
 		return denial("input.too-large", fmt.Sprintf("the hook event is larger than %d bytes; instead: split the command", MaxInput))
 	}
 	if policyErr != nil {
 		return denial("config", policyErr.Error()+"; the guard denies everything until the configuration parses")
 	}
-	ctx, cancel := context.WithTimeout(ctx, Deadline)
-	defer cancel()
-	done := make(chan *Decision, 1)
-	go func() {
-		defer func() {
-			if r := recover(); r != nil {
-				done <- denial("internal", fmt.Sprintf("the guard failed (%v); it denies when it cannot decide", r))
-			}
-		}()
-		done <- decide(input, dialect, newEnv, p)
-	}()
-	select {
-	case d = <-done:
-		return d
-	case <-ctx.Done():
-		return denial("deadline", fmt.Sprintf("no decision within %v; instead: a simpler command", Deadline))
-	}
-}
-
-func decide(input []byte, dialect Dialect, newEnv func(cwd string) *Env, p *Policy) *Decision {
 	call, err := dialect.Parse(input)
 	if err != nil {
-		return denial("input.malformed", "the hook event is not a "+dialect.Name()+" pre-tool event the guard can read; it denies what it cannot read")
+		return denial("input.malformed", "the hook event is not a "+dialect.Name()+" pre-tool event the guard can read ("+
+			strings.TrimPrefix(err.Error(), errUnreadable.Error()+": ")+"); it denies what it cannot read")
+	}
+	// A relative cwd (".", "./") resolves against the hook's own working
+	// directory, which the host sets to the session's; unresolvable, no.
+	if call.Cwd != "" && !filepath.IsAbs(call.Cwd) {
+		abs, err := filepath.Abs(call.Cwd)
+		if err != nil {
+			return denial("input.cwd", "the event's cwd "+strconv.Quote(call.Cwd)+" cannot be resolved")
+		}
+		call.Cwd = abs
 	}
 	e := newEnv(call.Cwd)
-	if p != nil && p.Strict {
-		e.Strict = true
+	if p != nil {
+		e.Level = max(e.Level, p.Level)
+		e.Secrets = append(e.Secrets, p.Secrets...)
 	}
 	var d *Decision
 	switch call.Kind {
@@ -70,10 +134,18 @@ func decide(input []byte, dialect Dialect, newEnv func(cwd string) *Env, p *Poli
 				d.add(f)
 			}
 		}
+	case "read":
+		d = &Decision{}
+		for _, r := range call.Reads {
+			for _, f := range EvaluateRead(call.Tool, r, e, p).Findings {
+				d.add(f)
+			}
+		}
 	default:
 		d = &Decision{}
 	}
 	d.Call = call
+	d.Raw = string(input)
 	return d
 }
 

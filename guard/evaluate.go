@@ -36,6 +36,8 @@ type Decision struct {
 	Commands []*Command
 	// Call is the tool call decided on, when it came from an event.
 	Call *Call
+	// Raw is the event as the host sent it.
+	Raw string
 }
 
 // Reason is the one-line reason a host shows: the first finding of the
@@ -138,10 +140,7 @@ func evaluateOne(c *Command, e *Env, p *Policy, d *Decision) {
 		return
 	}
 	if c.Computed {
-		v := Ask
-		if e.Strict {
-			v = Deny
-		}
+		v := e.ask()
 		d.add(Finding{RuleID: "command.computed", Verdict: v, Command: c.Text,
 			Reason: "sentinel guard [command.computed, HIGH]: the command's name is computed (" + c.Name() + "), so what runs cannot be checked; instead: write the command out"})
 	}
@@ -181,6 +180,23 @@ func EvaluateWrite(tool, path string, e *Env, p *Policy) *Decision {
 	if pf != nil {
 		d.add(Finding{RuleID: pf.ID, Severity: High, Verdict: Deny, Command: tool + " " + path,
 			Reason: fmt.Sprintf("sentinel guard [%s, HIGH]: %s (%s); instead: ask a person to change it", pf.ID, pf.Reason, path)})
+	}
+	return d
+}
+
+// EvaluateRead decides on a file tool's read or search of a path: the
+// contents of a secret stay out of the agent's transcript.
+func EvaluateRead(tool, path string, e *Env, p *Policy) *Decision {
+	d := &Decision{}
+	if v, rule, ok := p.match("read", e.Resolve(path)); ok {
+		if v != Allow {
+			d.add(Finding{RuleID: "config", Verdict: v, Command: tool + " " + path, Reason: "sentinel guard [config]: the configured rule " + rule + " says " + v.String()})
+		}
+		return d
+	}
+	for _, f := range e.secretReads(path) {
+		d.add(Finding{RuleID: "secrets.read", Severity: High, Verdict: Deny, Command: tool + " " + path,
+			Reason: fmt.Sprintf("sentinel guard [secrets.read, HIGH]: reading %s puts it in the transcript; instead: ask a person for the value you need", f.Reason)})
 	}
 	return d
 }

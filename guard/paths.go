@@ -8,6 +8,30 @@ import (
 	"sync"
 )
 
+// Level is how hard the guard is.
+type Level int
+
+// The levels, each stricter than the last.
+const (
+	// Standard denies what is destructive and asks about what it cannot
+	// read.
+	Standard Level = iota
+	// Strict denies what standard asks about.
+	Strict
+	// Paranoid is strict, and also asks about interpreter one-liners and
+	// recursive removal inside the project.
+	Paranoid
+)
+
+// ParseLevel reads a configured level; "" is standard.
+func ParseLevel(s string) Level {
+	return map[string]Level{"strict": Strict, "paranoid": Paranoid}[s]
+}
+
+func (l Level) String() string {
+	return [...]string{"standard", "strict", "paranoid"}[l]
+}
+
 // Env is where a tool call runs.
 type Env struct {
 	// Cwd is the hook event's working directory; paths resolve against it.
@@ -21,8 +45,26 @@ type Env struct {
 	Temp []string
 	// UserConfig is the user's sentinel configuration directory.
 	UserConfig string
-	// Strict denies what would otherwise be asked ([guard] strict).
-	Strict bool
+	// XDGConfig is the user's configuration directory ($XDG_CONFIG_HOME or
+	// ~/.config), where git's own global configuration may live.
+	XDGConfig string
+	// Self is the running sentinel binary, which an agent must not replace.
+	Self string
+	// Path is the directories of $PATH, where `command -v` looks.
+	Path []string
+	// Level is how hard the guard is.
+	Level Level
+	// Secrets are the configured globs of more secret paths.
+	Secrets []string
+}
+
+// ask is the verdict for what the guard cannot read: asked at the standard
+// level, denied above it.
+func (e *Env) ask() Verdict {
+	if e.Level >= Strict {
+		return Deny
+	}
+	return Ask
 }
 
 // Resolve makes a path absolute the way the shell would see it: ~ and $HOME
@@ -79,65 +121,6 @@ func within(p, dir string) bool {
 	return p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, "/")+"/")
 }
 
-// PathFinding is a protected path and why.
-type PathFinding struct {
-	// ID is the rule's id.
-	ID string
-	// Critical marks system paths, which no configuration opens.
-	Critical bool
-	// Reason says what the path is.
-	Reason string
-}
-
-// CheckPath says whether writing the path is protected, and why.
-func (e *Env) CheckPath(raw string) *PathFinding {
-	if isWindowsPath(raw) {
-		if strings.HasPrefix(strings.ToLower(strings.ReplaceAll(raw, "/", "\\")), `c:\windows`) {
-			return &PathFinding{ID: "path.system", Critical: true, Reason: "a write into C:\\Windows"}
-		}
-		return nil
-	}
-	p := e.Resolve(raw)
-	for _, d := range systemDirs {
-		if within(p, d) {
-			return &PathFinding{ID: "path.system", Critical: true, Reason: "a write into " + d + ", a system directory"}
-		}
-	}
-	base := filepath.Base(p)
-	slash := filepath.ToSlash(p)
-	home := e.Home
-	for _, d := range []string{".ssh", ".aws", ".gnupg", ".kube", ".docker", ".config/gcloud", ".config/gh"} {
-		if within(p, filepath.Join(home, d)) {
-			return &PathFinding{ID: "path.credentials-dir", Reason: "a write into ~/" + d + ", which holds credentials"}
-		}
-	}
-	switch {
-	case (base == ".env" || strings.HasPrefix(base, ".env.")) && !hasAnySuffix(base, ".example", ".sample", ".template"):
-		return &PathFinding{ID: "path.credentials", Reason: "a write to " + base + ", which holds secrets"}
-	case sshKeyName().MatchString(base) && !strings.HasSuffix(base, ".pub"),
-		hasAnySuffix(base, ".pem", ".key", ".p12", ".pfx"),
-		base == "credentials.json", strings.HasPrefix(base, "secrets."),
-		base == ".netrc", base == ".git-credentials", base == ".pypirc":
-		return &PathFinding{ID: "path.credentials", Reason: "a write to " + base + ", a credential file"}
-	case base == ".npmrc" && filepath.Dir(p) == home:
-		return &PathFinding{ID: "path.credentials", Reason: "a write to ~/.npmrc, which holds registry tokens"}
-	}
-	switch {
-	case strings.Contains(slash, "/.claude/") && strings.HasPrefix(base, "settings") && strings.HasSuffix(base, ".json"),
-		within(p, filepath.Join(home, ".codex")),
-		strings.HasSuffix(slash, "/.gemini/settings.json"),
-		strings.HasSuffix(slash, "/.cursor/hooks.json"):
-		return &PathFinding{ID: "path.agent-settings", Reason: "a write to an agent's settings, where its hooks and permissions live"}
-	case strings.Contains(slash+"/", "/.git/hooks/"), strings.HasSuffix(slash, "/.git/config"):
-		return &PathFinding{ID: "path.git-control", Reason: "a write to git's hooks or configuration"}
-	case strings.Contains(slash+"/", "/.husky/"), base == "lefthook.yml", base == ".lefthook.yml", base == ".pre-commit-config.yaml":
-		return &PathFinding{ID: "path.hook-manager", Reason: "a write to a hook manager's configuration"}
-	case strings.Contains(slash+"/", "/.sentinel/"), e.UserConfig != "" && within(p, e.UserConfig):
-		return &PathFinding{ID: "path.sentinel", Reason: "a write to sentinel's own files; a person changes them"}
-	}
-	return nil
-}
-
 func hasAnySuffix(s string, suffixes ...string) bool {
 	for _, x := range suffixes {
 		if strings.HasSuffix(s, x) {
@@ -159,7 +142,15 @@ func NewEnv(cwd string, getenv func(string) string) *Env {
 	}
 	if uc := UserConfigPath(getenv); uc != "" {
 		e.UserConfig = filepath.Dir(uc)
+		e.XDGConfig = filepath.Dir(e.UserConfig)
 	}
+	if self, err := os.Executable(); err == nil {
+		if r, err := filepath.EvalSymlinks(self); err == nil {
+			self = r
+		}
+		e.Self = self
+	}
+	e.Path = filepath.SplitList(getenv("PATH"))
 	e.Project = e.Cwd
 	for d := e.Cwd; ; {
 		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {

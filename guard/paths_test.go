@@ -70,7 +70,7 @@ func TestComputedAndStrict(t *testing.T) {
 	if d := EvaluateCommand("$CMD x", e, nil); d.Verdict != Ask {
 		t.Errorf("computed: %s", d.Verdict)
 	}
-	e.Strict = true
+	e.Level = Strict
 	if d := EvaluateCommand("$(printf rm) -rf x", e, nil); d.Verdict != Deny {
 		t.Errorf("computed, strict: %s", d.Verdict)
 	}

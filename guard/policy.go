@@ -3,9 +3,11 @@ package guard
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 	"time"
 
 	"github.com/gitsentinel/sentinel/config"
@@ -16,8 +18,13 @@ import (
 // (a project may only tighten the guard), then the user's own.
 type Policy struct {
 	rules []policyRule
-	// Strict denies computed command names.
-	Strict bool
+	// Level is the higher of the user's and the project's.
+	Level Level
+	// Secrets are the configured globs of more secret paths, the user's
+	// and the project's.
+	Secrets []string
+	// Log is what the audit trail records: "refusals", "all" or "off".
+	Log string
 	// Checker reviews what the rules let through; from the user's own
 	// configuration only, since a repository must not make you run a
 	// program.
@@ -46,32 +53,43 @@ func UserConfigPath(getenv func(string) string) string {
 	return filepath.Join(dir, "sentinel", "config.toml")
 }
 
+// maxConfig bounds a configuration file the guard reads.
+const maxConfig = 1 << 20
+
 // LoadPolicy reads the user's configuration and the project's. A file that
 // exists and does not parse is an error: the guard then denies everything,
-// naming the file and line.
+// naming the file and line. The project's file is content from someone
+// else: it is read with a size bound, only as a regular file, and not
+// through a symlink that leaves the project.
 func LoadPolicy(userPath, projectRoot string) (*Policy, error) {
-	p := &Policy{}
+	p := &Policy{Log: "refusals"}
 	if projectRoot != "" {
-		cfg, err := readConfig(filepath.Join(projectRoot, filepath.FromSlash(config.File)))
+		cfg, err := readConfig(filepath.Join(projectRoot, filepath.FromSlash(config.File)), projectRoot)
 		if err != nil {
 			return nil, err
 		}
 		if cfg != nil {
-			p.Strict = p.Strict || cfg.Guard.Strict
+			p.raise(cfg.Guard)
 			if err := p.addRules(cfg.Guard.Rules, "project", false); err != nil {
 				return nil, err
+			}
+			if cfg.Guard.Log == "all" {
+				p.Log = "all" // a project may ask for more, never for none
 			}
 		}
 	}
 	if userPath != "" {
-		cfg, err := readConfig(userPath)
+		cfg, err := readConfig(userPath, "")
 		if err != nil {
 			return nil, err
 		}
 		if cfg != nil {
-			p.Strict = p.Strict || cfg.Guard.Strict
+			p.raise(cfg.Guard)
 			if err := p.addRules(cfg.Guard.Rules, "user", true); err != nil {
 				return nil, err
+			}
+			if cfg.Guard.Log != "" && p.Log != "all" {
+				p.Log = cfg.Guard.Log
 			}
 			if len(cfg.Guard.Checker) > 0 {
 				timeout := 10 * time.Second
@@ -85,13 +103,66 @@ func LoadPolicy(userPath, projectRoot string) (*Policy, error) {
 	return p, nil
 }
 
-func readConfig(path string) (*config.Config, error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
+// raise takes the higher level, and adds the secrets: each configuration
+// can only tighten the guard.
+func (p *Policy) raise(g config.Guard) {
+	l := ParseLevel(g.Level)
+	if g.Strict && l < Strict {
+		l = Strict
+	}
+	if l > p.Level {
+		p.Level = l
+	}
+	p.Secrets = append(p.Secrets, g.Secrets...)
+}
+
+// readConfig reads a configuration file, or nil when there is none. Within
+// a project (root set) the file and the directory holding it must resolve
+// inside the root: a committed symlink to /dev/zero or to a file elsewhere
+// is refused, and so is anything but a regular file. The read is bounded.
+func readConfig(path, root string) (*config.Config, error) {
+	fi, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
+	}
+	if root != "" {
+		real, err := filepath.EvalSymlinks(path)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		realRoot, _ := filepath.EvalSymlinks(root)
+		if realRoot == "" {
+			realRoot = root
+		}
+		if !within(real, realRoot) {
+			return nil, fmt.Errorf("%s: a symlink out of the project (to %s); sentinel reads only the project's own file: replace it with a regular file", path, real)
+		}
+		if fi, err = os.Stat(real); err != nil {
+			return nil, err
+		}
+	} else if fi, err = os.Stat(path); err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file; replace it with one", path)
+	}
+	if fi.Size() > maxConfig {
+		return nil, fmt.Errorf("%s: larger than %d bytes; a configuration is smaller than that", path, maxConfig)
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxConfig+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxConfig {
+		return nil, fmt.Errorf("%s: larger than %d bytes; a configuration is smaller than that", path, maxConfig)
 	}
 	return config.Parse(path, data)
 }

@@ -37,18 +37,14 @@ func guardCommand(e *env) *cli.Command {
 // runGuard answers one event in the agent's format. The answer is the
 // verdict: a crash would let the call through on most hosts.
 func runGuard(c *cli.Context, e *env, o guardOptions) error {
-	input, err := io.ReadAll(io.LimitReader(e.stdin, guard.MaxInput+1))
-	dialect := guard.Dialects[o.agent]
-	if dialect == nil {
-		dialect = guard.Detect(input)
-	}
-	policy, perr := loadGuardPolicy(e)
-	if err != nil {
-		perr = fmt.Errorf("cannot read the event: %w", err)
-	}
-	d := guard.Decide(c.Context, input, dialect, func(cwd string) *guard.Env { return guard.NewEnv(cwd, e.getenv) }, policy, perr)
+	d, dialect, policy := guard.Run(c.Context, guard.Request{
+		Input:   func() ([]byte, error) { return io.ReadAll(io.LimitReader(e.stdin, guard.MaxInput+1)) },
+		Dialect: guard.Dialects[o.agent],
+		NewEnv:  func(cwd string) *guard.Env { return guard.NewEnv(cwd, e.getenv) },
+		Policy:  func() (*guard.Policy, error) { return loadGuardPolicy(e) },
+	})
 	if d.Verdict != guard.Deny && policy != nil && policy.Checker != nil && d.Call != nil && d.Call.Kind != "" {
-		checked, why := policy.Checker.Review(c.Context, checkerInput(dialect, d, input))
+		checked, why := policy.Checker.Review(c.Context, checkerInput(dialect, d))
 		if checked.Verdict == guard.Deny {
 			d = checked
 			// The checker's words are for the person; Codex reads stderr
@@ -71,8 +67,8 @@ func runGuard(c *cli.Context, e *env, o guardOptions) error {
 	return nil
 }
 
-func checkerInput(dialect guard.Dialect, d *guard.Decision, raw []byte) guard.CheckerInput {
-	in := guard.CheckerInput{Kind: "tool", Agent: dialect.Name(), Tool: d.Call.Tool, Paths: d.Call.Writes, Raw: string(raw), Cwd: d.Call.Cwd}
+func checkerInput(dialect guard.Dialect, d *guard.Decision) guard.CheckerInput {
+	in := guard.CheckerInput{Kind: "tool", Agent: dialect.Name(), Tool: d.Call.Tool, Paths: append(d.Call.Writes, d.Call.Reads...), Raw: d.Raw, Cwd: d.Call.Cwd}
 	for _, c := range d.Commands {
 		in.Commands = append(in.Commands, strings.Join(c.Argv, " "))
 	}

@@ -1,0 +1,222 @@
+package guard
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// decideAs runs one event through the guard as the named dialect (or
+// recognised, for "") and returns the verdict.
+func decideAs(t *testing.T, dialect, event string) *Decision {
+	t.Helper()
+	var d Dialect
+	if dialect != "" {
+		d = Dialects[dialect]
+	}
+	dec, _, _ := Run(context.Background(), Request{
+		Input:   func() ([]byte, error) { return []byte(event), nil },
+		Dialect: d,
+		NewEnv:  func(cwd string) *Env { e := corpusEnv(); e.Cwd = cwd; return e },
+		Policy:  func() (*Policy, error) { return &Policy{}, nil },
+	})
+	return dec
+}
+
+// TestMalformedEventsDeny is every event shape that once reached the allow
+// path: a call the guard cannot fully read is a denial, in every dialect.
+func TestMalformedEventsDeny(t *testing.T) {
+	cases := map[string][]string{
+		"claude": {
+			`{"tool_name":"Bash"}`,
+			`{"tool_name":"Bash","tool_input":{}}`,
+			`{"tool_name":"Bash","tool_input":null}`,
+			`{"tool_name":"Bash","tool_input":{"command":null}}`,
+			`{"tool_name":"Bash","tool_input":{"command":42}}`,
+			`{"tool_name":"Bash","tool_input":{"command":["rm","-rf","/"]}}`,
+			`{"tool_name":"Bash","tool_input":{"command":""}}`,
+			`{}`, `null`, `[]`, `"Bash"`, ``,
+			`{"tool_name":"Write","tool_input":{}}`,
+			`{"tool_name":"Write","tool_input":{"file_path":""}}`,
+			`{"tool_name":"Edit","tool_input":{"file_path":null}}`,
+			`{"tool_name":"NotebookEdit","tool_input":{"file_path":".git/hooks/pre-commit"}}`,
+			`{"tool_name":"Read","tool_input":{}}`,
+			// Keys differing only in case, and duplicates, at any depth.
+			`{"tool_name":"Bash","tool_input":{"command":"rm -rf ~","Command":"ls"}}`,
+			`{"tool_name":"Bash","tool_input":{"command":"ls","command":"rm -rf ~"}}`,
+			`{"tool_name":"Bash","Tool_Name":"Read","tool_input":{"command":"rm -rf ~"}}`,
+			`{"tool_name":"Bash","tool_input":{"command":"ls"}} {"x":1}`,
+			// Another agent's marks make the shape ambiguous.
+			`{"tool_name":"Bash","tool_input":{"command":"rm -rf ~"},"toolName":"view","toolArgs":"{}"}`,
+		},
+		"codex": {
+			`{"tool_name":"Bash","turn_id":"t","tool_input":{}}`,
+			`{"tool_name":"Bash","turn_id":"t","tool_input":{"command":7}}`,
+			`{"tool_name":"Bash","turn_id":"t","tool_input":{"command":{"argv":["rm","-rf","/"]}}}`,
+			`{"tool_name":"Bash","turn_id":"t","tool_input":{"command":true}}`,
+			`{"tool_name":"Bash","turn_id":"t","tool_input":{"command":[]}}`,
+			`{"tool_name":"Bash","turn_id":"t","tool_input":{"command":[1,2]}}`,
+			`{"tool_name":"Bash","turn_id":"t","tool_input":{"command":null}}`,
+			`{"tool_name":"apply_patch","turn_id":"t","tool_input":{"input":"no patch here"}}`,
+		},
+		"gemini": {
+			`{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{}}`,
+			`{"hook_event_name":"BeforeTool","tool_name":"run_shell_command"}`,
+			`{"hook_event_name":"BeforeTool","tool_name":"write_file","tool_input":{"file_path":""}}`,
+			`{"hook_event_name":"BeforeTool","tool_name":"read_file","tool_input":{}}`,
+		},
+		"cursor": {
+			`{"hook_event_name":"beforeShellExecution"}`,
+			`{"hook_event_name":"beforeShellExecution","command":null}`,
+			`{"hook_event_name":"preToolUse","tool_name":"Shell","tool_input":{"command":5}}`,
+			`{"hook_event_name":"beforeReadFile","file_path":""}`,
+		},
+		"copilot": {
+			`{"toolName":"bash","toolArgs":"null"}`,
+			`{"toolName":"bash","toolArgs":"{}"}`,
+			`{"toolName":"bash","toolArgs":null}`,
+			`{"toolName":"bash","toolArgs":"{\"command\":\"rm -rf ~\",\"Command\":\"ls\"}"}`,
+			`{"toolName":"bash"}`,
+			`{"toolName":"edit","toolArgs":"{\"path\":\"\"}"}`,
+			`{"toolName":"bash","toolArgs":"{\"command\":\"ls\"}","tool_name":"Read"}`,
+		},
+	}
+	for dialect, events := range cases {
+		for _, ev := range events {
+			if d := decideAs(t, dialect, ev); d.Verdict != Deny {
+				t.Errorf("%s: %s: %s, want deny", dialect, ev, d.Verdict)
+			}
+			if d := decideAs(t, "", ev); d.Verdict != Deny {
+				t.Errorf("recognised: %s: %s, want deny", ev, d.Verdict)
+			}
+		}
+	}
+}
+
+// TestWellFormedEventsAllow keeps the strict reading honest: the events
+// the hosts send for harmless calls still pass.
+func TestWellFormedEventsAllow(t *testing.T) {
+	for dialect, ev := range map[string]string{
+		"claude":  `{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"go test ./...","description":"run tests"},"cwd":"/home/agent-test/src/project"}`,
+		"codex":   `{"turn_id":"t","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":["bash","-lc","ls -la"]},"cwd":"/home/agent-test/src/project"}`,
+		"gemini":  `{"hook_event_name":"BeforeTool","tool_name":"read_file","tool_input":{"absolute_path":"/home/agent-test/src/project/main.go"}}`,
+		"cursor":  `{"hook_event_name":"beforeShellExecution","command":"npm test","cwd":"/home/agent-test/src/project"}`,
+		"copilot": `{"toolName":"bash","toolArgs":"{\"command\":\"git status\"}","cwd":"/home/agent-test/src/project"}`,
+	} {
+		if d := decideAs(t, dialect, ev); d.Verdict != Allow {
+			t.Errorf("%s: %s (%s)", dialect, d.Verdict, d.Reason())
+		}
+		if d := decideAs(t, "", ev); d.Verdict != Allow {
+			t.Errorf("recognised %s: %s (%s)", dialect, d.Verdict, d.Reason())
+		}
+	}
+}
+
+// TestRelativeCwd: "." once skipped every protected-path check.
+func TestRelativeCwd(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, ".git", "hooks"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	for _, cwd := range []string{".", "./", "sub/.."} {
+		for _, ev := range []string{
+			`{"tool_name":"Write","tool_input":{"file_path":".git/hooks/pre-commit"},"cwd":"` + cwd + `"}`,
+			`{"tool_name":"Bash","tool_input":{"command":"echo exit 0 > .git/hooks/pre-commit"},"cwd":"` + cwd + `"}`,
+		} {
+			d, _, _ := Run(context.Background(), Request{
+				Input:  func() ([]byte, error) { return []byte(ev), nil },
+				NewEnv: func(c string) *Env { return NewEnv(c, func(string) string { return "" }) },
+				Policy: func() (*Policy, error) { return &Policy{}, nil },
+			})
+			if d.Verdict != Deny {
+				t.Errorf("cwd %q: %s: %s", cwd, ev, d.Verdict)
+			}
+		}
+	}
+}
+
+// TestStalledInputDenies: a host that never closes stdin, or a
+// configuration that never ends, meets the deadline, not a hang.
+func TestStalledInputDenies(t *testing.T) {
+	block := make(chan struct{})
+	defer close(block)
+	start := time.Now()
+	d, _, _ := Run(context.Background(), Request{
+		Input:  func() ([]byte, error) { <-block; return nil, nil },
+		NewEnv: func(c string) *Env { return corpusEnv() },
+		Policy: func() (*Policy, error) { return &Policy{}, nil },
+	})
+	if d.Verdict != Deny || !strings.Contains(d.Reason(), "deadline") {
+		t.Errorf("stalled stdin: %s %s", d.Verdict, d.Reason())
+	}
+	if took := time.Since(start); took > 2*Deadline {
+		t.Errorf("took %v", took)
+	}
+}
+
+// TestConfigSymlinkOut: a committed .sentinel/config.toml that points at
+// /dev/zero, or out of the project, is refused quickly, not read.
+func TestConfigSymlinkOut(t *testing.T) {
+	for _, target := range []string{"/dev/zero", "/etc/hostname"} {
+		root := t.TempDir()
+		os.MkdirAll(filepath.Join(root, ".sentinel"), 0o755)
+		if err := os.Symlink(target, filepath.Join(root, ".sentinel", "config.toml")); err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		_, err := LoadPolicy("", root)
+		if err == nil || !strings.Contains(err.Error(), "symlink out of the project") {
+			t.Errorf("%s: %v", target, err)
+		}
+		if took := time.Since(start); took > time.Second {
+			t.Errorf("%s: took %v", target, took)
+		}
+	}
+	// The whole .sentinel directory as a symlink elsewhere.
+	root, elsewhere := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(elsewhere, "config.toml"), []byte("[guard]\n"), 0o644)
+	os.Symlink(elsewhere, filepath.Join(root, ".sentinel"))
+	if _, err := LoadPolicy("", root); err == nil {
+		t.Errorf("a .sentinel symlinked out of the project was read")
+	}
+	// A FIFO inside the project is not a regular file.
+	root = t.TempDir()
+	os.MkdirAll(filepath.Join(root, ".sentinel"), 0o755)
+	if err := mkfifo(filepath.Join(root, ".sentinel", "config.toml")); err == nil {
+		if _, err := LoadPolicy("", root); err == nil {
+			t.Errorf("a FIFO was read as the configuration")
+		}
+	}
+}
+
+// TestManyRules: 5,000 configured rules are read and matched within the
+// deadline, many times over.
+func TestManyRules(t *testing.T) {
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, ".sentinel"), 0o755)
+	var b strings.Builder
+	b.WriteString("[guard]\n")
+	for i := 0; i < 5000; i++ {
+		b.WriteString("[[guard.rules]]\ntool = \"bash\"\npattern = \"tool-" + strings.Repeat("x", i%7) + "-*\"\nverdict = \"deny\"\n")
+	}
+	os.WriteFile(filepath.Join(root, ".sentinel", "config.toml"), []byte(b.String()), 0o644)
+	start := time.Now()
+	p, err := LoadPolicy("", root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := EvaluateCommand("ls -la && go test ./...", corpusEnv(), p)
+	if d.Verdict != Allow {
+		t.Errorf("%s", d.Verdict)
+	}
+	if took := time.Since(start); took > Deadline {
+		t.Errorf("5,000 rules took %v, past the deadline %v", took, Deadline)
+	}
+}
+
+func mkfifo(path string) error { return syscall.Mkfifo(path, 0o644) }

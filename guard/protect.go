@@ -1,0 +1,254 @@
+package guard
+
+import (
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/gobwas/glob"
+)
+
+// PathFinding is a protected path and why.
+type PathFinding struct {
+	// ID is the rule's id.
+	ID string
+	// Critical marks system paths, which no configuration opens.
+	Critical bool
+	// Reason says what the path is.
+	Reason string
+}
+
+// agentSettings are the files `sentinel guard install` writes, relative to
+// the project or the home directory, and the agents' own settings beside
+// them: whoever rewrites them switches the guard off.
+var agentSettings = []string{
+	".claude/settings.json", ".claude/settings.local.json", ".codex/hooks.json", ".codex/config.toml",
+	".gemini/settings.json", ".cursor/hooks.json", ".github/hooks/", ".copilot/hooks/", ".copilot/config.json",
+	".windsurf/hooks.json", ".codeium/windsurf/hooks.json", ".config/opencode/", ".opencode/", ".factory/settings.json",
+	".qwen/settings.json", ".kiro/hooks/", ".clinerules/hooks/",
+}
+
+// CheckPath says whether writing the path is protected, and why. Paths
+// are compared in lower case, so that .GIT/hooks on a case-insensitive
+// file system is .git/hooks; a file hard-linked to a protected one is that
+// file.
+func (e *Env) CheckPath(raw string) *PathFinding {
+	if isWindowsPath(raw) {
+		if strings.HasPrefix(strings.ToLower(strings.ReplaceAll(raw, "/", "\\")), `c:\windows`) {
+			return &PathFinding{ID: "path.system", Critical: true, Reason: "a write into C:\\Windows"}
+		}
+		return nil
+	}
+	p := e.Resolve(raw)
+	if f := e.checkResolved(p); f != nil {
+		return f
+	}
+	if other := e.hardLinkedTo(p); other != "" {
+		if f := e.checkResolved(other); f != nil {
+			f.Reason += " (through a hard link)"
+			return f
+		}
+	}
+	return nil
+}
+
+func (e *Env) checkResolved(p string) *PathFinding {
+	for _, d := range systemDirs {
+		if within(p, d) {
+			return &PathFinding{ID: "path.system", Critical: true, Reason: "a write into " + d + ", a system directory"}
+		}
+	}
+	lower := strings.ToLower(filepath.ToSlash(p))
+	home := strings.ToLower(filepath.ToSlash(e.Home))
+	base := path.Base(lower)
+	underHome := func(rel string) bool { return home != "" && within(lower, home+"/"+rel) }
+	if underHome(".ssh") {
+		return &PathFinding{ID: "path.credentials-dir", Reason: "a write into ~/.ssh, which holds keys and who may log in"}
+	}
+	if s := e.secret(p); s != nil {
+		s.Reason = "a write to " + s.Reason
+		return s
+	}
+	for _, rel := range agentSettings {
+		if strings.Contains(lower+"/", "/"+rel) || strings.Contains(lower, "/"+rel) && !strings.HasSuffix(rel, "/") {
+			return &PathFinding{ID: "path.agent-settings", Reason: "a write to an agent's settings, where its hooks and permissions live"}
+		}
+	}
+	if strings.HasSuffix(base, ".sentinel-backup") || underHome(".codex") {
+		return &PathFinding{ID: "path.agent-settings", Reason: "a write to an agent's settings, where its hooks and permissions live"}
+	}
+	switch {
+	case strings.Contains(lower+"/", "/.git/hooks/"), strings.HasSuffix(lower, "/.git/config"), strings.HasSuffix(lower, "/.git/config.worktree"),
+		strings.HasSuffix(lower, "/.git/info/attributes"), strings.Contains(lower+"/", "/.git/sentinel/"),
+		underHome(".gitconfig"), e.XDGConfig != "" && within(lower, strings.ToLower(filepath.ToSlash(e.XDGConfig))+"/git"), underHome(".config/git"):
+		return &PathFinding{ID: "path.git-control", Reason: "a write to git's hooks, configuration or sentinel's state in it"}
+	case strings.Contains(lower+"/", "/.husky/"), base == "lefthook.yml", base == ".lefthook.yml", base == "lefthook-local.yml", base == ".pre-commit-config.yaml":
+		return &PathFinding{ID: "path.hook-manager", Reason: "a write to a hook manager's configuration"}
+	case strings.Contains(lower+"/", "/.sentinel/"), e.UserConfig != "" && within(lower, strings.ToLower(filepath.ToSlash(e.UserConfig))):
+		return &PathFinding{ID: "path.sentinel", Reason: "a write to sentinel's own files; a person changes them"}
+	case e.isSentinelBinary(p):
+		return &PathFinding{ID: "path.sentinel", Reason: "a write to the sentinel binary itself"}
+	}
+	return nil
+}
+
+// isSentinelBinary reports the running binary, and a program named
+// sentinel in a directory of $PATH: replacing either switches every check
+// off.
+func (e *Env) isSentinelBinary(p string) bool {
+	if e.Self != "" && p == e.Self {
+		return true
+	}
+	if filepath.Base(p) != "sentinel" && (e.Self == "" || filepath.Base(p) != filepath.Base(e.Self)) {
+		return false
+	}
+	dir := filepath.Dir(p)
+	for _, d := range e.Path {
+		if d != "" && filepath.Clean(d) == dir {
+			return true
+		}
+	}
+	return filepath.Base(dir) == "bin"
+}
+
+// hardLinkedTo returns a protected file that p is a second name of, or "".
+// Only a regular file with more than one link is looked at, against the
+// files whose loss or change switches a check off.
+func (e *Env) hardLinkedTo(p string) string {
+	fi, err := os.Lstat(p)
+	if err != nil || !fi.Mode().IsRegular() {
+		return ""
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok || st.Nlink < 2 {
+		return ""
+	}
+	var candidates []string
+	for _, root := range []string{e.Project, e.Home} {
+		if root == "" {
+			continue
+		}
+		for _, rel := range []string{".sentinel/config.toml", ".sentinel/baseline.json", ".git/config", ".gitconfig"} {
+			candidates = append(candidates, filepath.Join(root, rel))
+		}
+		for _, rel := range agentSettings {
+			if !strings.HasSuffix(rel, "/") {
+				candidates = append(candidates, filepath.Join(root, rel))
+			}
+		}
+		if entries, err := os.ReadDir(filepath.Join(root, ".git", "hooks")); err == nil {
+			for _, en := range entries {
+				candidates = append(candidates, filepath.Join(root, ".git", "hooks", en.Name()))
+			}
+		}
+	}
+	if e.Self != "" {
+		candidates = append(candidates, e.Self)
+	}
+	for _, c := range candidates {
+		if c == p {
+			continue
+		}
+		if ci, err := os.Stat(c); err == nil && os.SameFile(fi, ci) {
+			return c
+		}
+	}
+	return ""
+}
+
+// secret says whether a path holds credentials, and which. Reading its
+// contents puts them in the agent's transcript; writing it destroys or
+// plants them.
+func (e *Env) secret(p string) *PathFinding {
+	lower := strings.ToLower(filepath.ToSlash(p))
+	base := path.Base(lower)
+	home := strings.ToLower(filepath.ToSlash(e.Home))
+	rel := ""
+	if home != "" && within(lower, home) {
+		rel = strings.TrimPrefix(strings.TrimPrefix(lower, home), "/")
+	}
+	for _, d := range []string{".aws", ".gnupg", ".kube", ".docker", ".config/gcloud", ".azure", ".config/gh", ".config/hub", ".password-store", ".vault-token", ".terraform.d/credentials.tfrc.json", ".cargo/credentials", ".cargo/credentials.toml", ".gem/credentials", ".claude/.credentials.json", ".codex/auth.json", ".gemini/oauth_creds.json", ".config/github-copilot", ".local/share/keyrings"} {
+		if rel == d || strings.HasPrefix(rel, d+"/") {
+			return &PathFinding{ID: "path.credentials-dir", Reason: "~/" + d + ", which holds credentials"}
+		}
+	}
+	if rel == ".ssh" || strings.HasPrefix(rel, ".ssh/") {
+		switch {
+		case rel == ".ssh", strings.HasSuffix(base, ".pub"), strings.HasPrefix(base, "known_hosts"), base == "config", base == "authorized_keys":
+		default:
+			return &PathFinding{ID: "path.credentials-dir", Reason: "~/.ssh/" + path.Base(p) + ", an ssh key"}
+		}
+	}
+	switch {
+	case (base == ".env" || strings.HasPrefix(base, ".env.")) && !hasAnySuffix(base, ".example", ".sample", ".template", ".dist", ".defaults"):
+		return &PathFinding{ID: "path.credentials", Reason: base + ", which holds secrets"}
+	case sshKeyName().MatchString(base) && !strings.HasSuffix(base, ".pub"),
+		hasAnySuffix(base, ".pem", ".key", ".p12", ".pfx", ".keystore", ".jks"),
+		base == "credentials.json", strings.HasPrefix(base, "secrets."), base == ".netrc", base == "_netrc", base == ".git-credentials", base == ".pypirc", base == "hosts.yml" && strings.Contains(lower, "/gh/"):
+		return &PathFinding{ID: "path.credentials", Reason: base + ", a credential file"}
+	case base == ".npmrc" && rel == ".npmrc":
+		return &PathFinding{ID: "path.credentials", Reason: "~/.npmrc, which holds registry tokens"}
+	}
+	for _, g := range e.Secrets {
+		pattern := g
+		if !filepath.IsAbs(pattern) && e.Project != "" {
+			pattern = filepath.Join(e.Project, pattern)
+		}
+		if globMatch(pattern, p) {
+			return &PathFinding{ID: "path.credentials", Reason: "a path the configuration marks secret (" + g + ")"}
+		}
+	}
+	return nil
+}
+
+// globMatch matches a path against a configured glob, * staying within one
+// directory and ** crossing them.
+func globMatch(pattern, p string) bool {
+	g, err := glob.Compile(filepath.ToSlash(pattern), '/')
+	return err == nil && g.Match(filepath.ToSlash(p))
+}
+
+// maxGlobMatches bounds how many files one pattern is expanded to.
+const maxGlobMatches = 256
+
+// secretReads returns the secrets that reading raw would read: the path
+// itself, what a glob in it matches on disk (as the shell would expand
+// it) and, for a pattern, whether it could name a secret even where none
+// exists yet.
+func (e *Env) secretReads(raw string) []*PathFinding {
+	if raw == "" {
+		return nil
+	}
+	if !strings.ContainsAny(raw, "*?[") {
+		if f := e.secret(e.Resolve(raw)); f != nil {
+			return []*PathFinding{f}
+		}
+		return nil
+	}
+	pattern := e.Resolve(raw)
+	var out []*PathFinding
+	if matches, err := filepath.Glob(pattern); err == nil {
+		for i, m := range matches {
+			if i == maxGlobMatches {
+				break
+			}
+			if f := e.secret(m); f != nil {
+				return []*PathFinding{f}
+			}
+		}
+	}
+	// The file may not exist yet, or the glob crosses directories: try the
+	// pattern against the secrets' own names in its directory.
+	dir, base := filepath.Split(pattern)
+	for _, name := range []string{".env", ".env.local", ".env.production", "id_rsa", "id_ed25519", "credentials", "config", "server.key", "key.pem"} {
+		if ok, _ := filepath.Match(base, name); ok {
+			if f := e.secret(filepath.Join(dir, name)); f != nil {
+				out = append(out, f)
+				break
+			}
+		}
+	}
+	return out
+}
