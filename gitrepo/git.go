@@ -28,6 +28,9 @@ var (
 	ArgvRevList = []string{"rev-list", "--reverse"}
 	// ArgvCatFileBatch reads objects by id on stdin.
 	ArgvCatFileBatch = []string{"cat-file", "--batch"}
+	// ArgvStatusTracked lists tracked files with changes: the guard asks
+	// it before an abort that would discard them.
+	ArgvStatusTracked = []string{"status", "--porcelain", "--untracked-files=no", "--ignore-submodules"}
 )
 
 // Runner runs git with the given arguments in a directory and returns its

@@ -46,6 +46,9 @@ type Command struct {
 	FetchedCode bool
 	// Text is the command as written, for explanations.
 	Text string
+
+	gitc   *gitCall
+	parsed *parsed
 }
 
 // Name returns the command's name, or "".

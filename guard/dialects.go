@@ -73,7 +73,6 @@ type claude struct{}
 
 func (claude) Name() string { return "claude" }
 
-
 func (claude) Answer(d *Decision) Answer {
 	return Answer{Stdout: ClaudeResponse(d)}
 }
@@ -83,8 +82,6 @@ func (claude) Answer(d *Decision) Answer {
 type codex struct{}
 
 func (codex) Name() string { return "codex" }
-
-
 
 func shellQuoteArg(a string) string {
 	if a != "" && strings.IndexFunc(a, func(r rune) bool {
@@ -129,7 +126,6 @@ type gemini struct{}
 
 func (gemini) Name() string { return "gemini" }
 
-
 func (gemini) Answer(d *Decision) Answer {
 	if d.Verdict == Allow || d.Verdict == Warn {
 		return Answer{} // MEDIUM is allowed where the host cannot ask
@@ -143,7 +139,6 @@ func (gemini) Answer(d *Decision) Answer {
 type cursor struct{}
 
 func (cursor) Name() string { return "cursor" }
-
 
 func (cursor) Answer(d *Decision) Answer {
 	perm := map[Verdict]string{Allow: "allow", Warn: "ask", Ask: "ask", Deny: "deny"}[d.Verdict]
@@ -162,7 +157,6 @@ func (cursor) Answer(d *Decision) Answer {
 type copilot struct{}
 
 func (copilot) Name() string { return "copilot" }
-
 
 func (copilot) Answer(d *Decision) Answer {
 	if d.Verdict == Allow || d.Verdict == Warn {

@@ -149,8 +149,11 @@ func evaluateOne(c *Command, e *Env, p *Policy, d *Decision) {
 			continue
 		}
 		v := Deny
-		if r.Severity == Medium {
+		switch {
+		case r.Severity == Medium:
 			v = Warn
+		case r.Asks:
+			v = e.ask()
 		}
 		d.add(ruleFinding(r, c, v))
 	}

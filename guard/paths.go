@@ -171,3 +171,10 @@ func NewEnv(cwd string, getenv func(string) string) *Env {
 var sshKeyName = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^id_(rsa|dsa|ecdsa|ed25519)(_sk)?([-_.][A-Za-z0-9_.-]*)?$`)
 })
+
+// exists reports whether a path names something on disk, as the command
+// would see it from the working directory.
+func (e *Env) exists(p string) bool {
+	_, err := os.Lstat(e.Resolve(p))
+	return err == nil
+}

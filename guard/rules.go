@@ -33,59 +33,89 @@ type Rule struct {
 	Reason string
 	// Suggest is the safer way.
 	Suggest string
+	// Asks makes the rule's verdict an ask (a deny above the standard
+	// level) rather than a deny.
+	Asks bool
 	// Match reports whether a decomposed command falls under the rule.
 	Match func(c *Command, e *Env) bool
 	// Deny are commands the rule must catch; Allow, commands it must not.
 	Deny, Allow []string
 }
 
+// git reads a git command against git's tables, once.
+func (c *Command) git() *gitCall {
+	if c.gitc == nil {
+		c.gitc = parseGit(c.Args())
+	}
+	return c.gitc
+}
+
+// sub is git's subcommand, or "".
 func (c *Command) sub() string {
-	if c.Name() != "git" || len(c.Argv) < 2 {
+	if c.Name() != "git" {
 		return ""
 	}
-	return c.Argv[1]
+	return c.git().sub
 }
 
+// opts reads the command's arguments against its table, once. A command
+// without a table is read the plain way: words with a dash are options,
+// "--" ends them.
+func (c *Command) opts() *parsed {
+	if c.parsed == nil {
+		spec := specFor(c.Name())
+		if spec == nil {
+			spec = &cmdSpec{short: map[byte]*optSpec{}, long: map[string]*optSpec{}}
+		}
+		c.parsed = spec.parse(c.Args())
+	}
+	return c.parsed
+}
+
+// has reports whether any of the given options is in effect; flags are
+// written as on the command line (--force, -f) and read through the
+// command's table, so abbreviations and bundles count.
 func (c *Command) has(flags ...string) bool {
-	for _, a := range c.Args() {
-		for _, f := range flags {
-			if a == f || strings.HasPrefix(f, "--") && strings.HasPrefix(a, f+"=") {
-				return true
+	p := c.opts()
+	if c.Name() == "git" {
+		p = c.git().args
+	}
+	spec := specFor(c.Name())
+	if c.Name() == "git" {
+		spec = gitSubs()[c.sub()]
+	}
+	for _, f := range flags {
+		id := strings.TrimLeft(f, "-")
+		if spec != nil {
+			if strings.HasPrefix(f, "--") {
+				if o := spec.long[id]; o != nil {
+					id = o.id
+				}
+			} else if o := spec.short[id[0]]; o != nil && len(id) == 1 {
+				id = o.id
 			}
 		}
-	}
-	return false
-}
-
-func (c *Command) hasShort(f byte) bool {
-	for _, a := range c.Args() {
-		if isShortFlag(a, f) {
+		if p.on(id) || p.on(f) {
 			return true
 		}
 	}
 	return false
 }
 
-// operands are the arguments that are not options.
+func (c *Command) hasShort(f byte) bool {
+	return c.has("-" + string(f))
+}
+
+// operands are the arguments that are not options or their values.
 func (c *Command) operands() []string {
-	var out []string
-	dash := false
-	for _, a := range c.Args() {
-		switch {
-		case dash:
-			out = append(out, a)
-		case a == "--":
-			dash = true
-		case strings.HasPrefix(a, "-") && a != "-":
-		default:
-			out = append(out, a)
-		}
+	if c.Name() == "git" {
+		return append([]string{c.sub()}, c.git().args.operands...)
 	}
-	return out
+	return c.opts().operands
 }
 
 func (c *Command) recursive() bool {
-	return c.hasShort('r') || c.hasShort('R') || c.has("--recursive")
+	return c.has("--recursive")
 }
 
 // rmTargets resolves what a recursive rm (or find -delete) removes.
@@ -96,7 +126,7 @@ func rmTargets(c *Command, e *Env) []string {
 		for _, op := range c.operands() {
 			out = append(out, op)
 		}
-	case c.Name() == "find" && c.has("-delete"):
+	case c.Name() == "find" && c.findPrimary("-delete"):
 		for _, a := range c.Args() {
 			if strings.HasPrefix(a, "-") || a == "!" || a == "(" {
 				break
@@ -198,7 +228,17 @@ func assignments(c *Command) map[string]string {
 }
 
 // Catalogue is every rule, CRITICAL first.
-var Catalogue = []*Rule{
+var Catalogue = concat(baseRules, gitRules)
+
+func concat(lists ...[]*Rule) []*Rule {
+	var out []*Rule
+	for _, l := range lists {
+		out = append(out, l...)
+	}
+	return out
+}
+
+var baseRules = []*Rule{
 	{
 		ID: "rm.root", Severity: Critical, Reason: "recursive deletion of /, the home directory or a system directory",
 		Suggest: "delete the specific paths inside the project you mean",
@@ -288,150 +328,6 @@ var Catalogue = []*Rule{
 		Match:   func(c *Command, e *Env) bool { return c.FetchedCode && shells[c.Name()] },
 		Deny:    []string{"curl -fsSL https://x.sh | sh", "wget -qO- https://x | bash", "curl https://x | sudo python3", "bash <(curl -s https://x)"},
 		Allow:   []string{"curl -fsSL https://x.sh -o install.sh", "curl https://api.example.com | jq ."},
-	},
-	{
-		ID: "git.force-push", Severity: High, Reason: "a force push, which discards the remote's commits",
-		Suggest: "git push --force-with-lease",
-		Match: func(c *Command, e *Env) bool {
-			if c.sub() != "push" || c.has("--force-with-lease") {
-				return false
-			}
-			if c.has("--force", "--mirror") || c.hasShort('f') {
-				return true
-			}
-			for _, op := range c.operands()[1:] {
-				if strings.HasPrefix(op, "+") {
-					return true
-				}
-			}
-			return false
-		},
-		Deny:  []string{"git push --force", "git push -f origin main", "git push origin +main", "git -C repo push -uf origin x", "git push --mirror"},
-		Allow: []string{"git push", "git push --force-with-lease", "git push origin main", "git push -u origin feature"},
-	},
-	{
-		ID: "git.push-delete", Severity: High, Reason: "deleting a branch or tag on the remote",
-		Suggest: "ask a person to delete it",
-		Match: func(c *Command, e *Env) bool {
-			if c.sub() != "push" {
-				return false
-			}
-			if c.has("--delete", "--prune") || c.hasShort('d') {
-				return true
-			}
-			ops := c.operands()
-			for _, op := range ops[min(2, len(ops)):] {
-				if strings.HasPrefix(op, ":") && len(op) > 1 {
-					return true
-				}
-			}
-			return false
-		},
-		Deny:  []string{"git push origin --delete main", "git push origin :main", "git push -d origin v1.0", "git push --prune origin refs/heads/*:refs/heads/*"},
-		Allow: []string{"git push origin main", "git push origin HEAD:main", "git push origin :", "git push -u origin feature"},
-	},
-	{
-		ID: "git.reset-hard", Severity: High, Reason: "git reset --hard, which discards uncommitted work",
-		Suggest: "git stash, or git reset --keep",
-		Match:   func(c *Command, e *Env) bool { return c.sub() == "reset" && c.has("--hard", "--merge") },
-		Deny:    []string{"git reset --hard", "git reset --hard HEAD~1", "git --no-pager reset --merge", "git-reset --hard"},
-		Allow:   []string{"git reset", "git reset --soft HEAD~1", "git reset --keep HEAD~1"},
-	},
-	{
-		ID: "git.clean", Severity: High, Reason: "git clean -f, which deletes untracked files", Suggest: "git clean -n to see what it would delete",
-		Match: func(c *Command, e *Env) bool {
-			return c.sub() == "clean" && (c.hasShort('f') || c.has("--force")) && !c.hasShort('n') && !c.has("--dry-run")
-		},
-		Deny:  []string{"git clean -fd", "git clean -xdf", "git clean --force"},
-		Allow: []string{"git clean -n", "git clean -nd"},
-	},
-	{
-		ID: "git.discard", Severity: High, Reason: "discarding uncommitted changes to files", Suggest: "git stash, or git restore --staged to unstage",
-		Match: func(c *Command, e *Env) bool {
-			ops := c.operands()
-			switch c.sub() {
-			case "checkout":
-				return c.has("--", "--force") || c.hasShort('f') || len(ops) > 1 && (ops[1] == "." || ops[1] == ":/")
-			case "switch":
-				return c.has("--force", "--discard-changes") || c.hasShort('f')
-			case "restore":
-				return !c.has("--staged", "-S") || c.has("--worktree", "-W")
-			case "worktree":
-				return len(ops) > 1 && ops[1] == "remove" && (c.has("--force") || c.hasShort('f'))
-			}
-			return false
-		},
-		Deny: []string{"git checkout -- main.go", "git checkout HEAD~2 -- src/", "git checkout .", "git restore main.go", "git restore --worktree --staged x",
-			"git checkout -f main", "git switch --discard-changes main", "git switch -f main", "git worktree remove --force ../wt"},
-		Allow: []string{"git checkout main", "git checkout -b feature", "git restore --staged main.go", "git switch main", "git switch -c feature",
-			"git worktree remove ../wt"},
-	},
-	{
-		ID: "git.branch-delete", Severity: High, Reason: "force-deleting or force-moving a branch or ref, which orphans its commits",
-		Suggest: "git branch -d, which refuses unmerged branches, or a new branch",
-		Match: func(c *Command, e *Env) bool {
-			switch c.sub() {
-			case "branch":
-				return c.hasShort('D') || c.hasShort('f') || c.has("--force")
-			case "update-ref":
-				return c.hasShort('d')
-			}
-			return false
-		},
-		Deny:  []string{"git branch -D feature", "git branch --delete --force old", "git branch -f main HEAD~3", "git update-ref -d refs/heads/main"},
-		Allow: []string{"git branch -d merged", "git branch", "git branch new", "git update-ref refs/heads/x HEAD"},
-	},
-	{
-		ID: "git.stash-drop", Severity: High, Reason: "dropping stashed work", Suggest: "keep the stash, or apply it first",
-		Match: func(c *Command, e *Env) bool {
-			ops := c.operands()
-			return c.sub() == "stash" && len(ops) > 1 && (ops[1] == "drop" || ops[1] == "clear")
-		},
-		Deny:  []string{"git stash drop", "git stash clear", "git stash drop stash@{1}"},
-		Allow: []string{"git stash", "git stash pop", "git stash list"},
-	},
-	{
-		ID: "git.rewrite-history", Severity: High, Reason: "rewriting history or expiring the reflog, which loses the way back",
-		Suggest: "ask a person to do it",
-		Match: func(c *Command, e *Env) bool {
-			ops := c.operands()
-			return c.sub() == "filter-branch" || c.sub() == "reflog" && len(ops) > 1 && (ops[1] == "expire" || ops[1] == "delete")
-		},
-		Deny:  []string{"git filter-branch --tree-filter 'rm x' HEAD", "git reflog expire --expire=now --all"},
-		Allow: []string{"git reflog", "git log --oneline"},
-	},
-	{
-		ID: "git.no-verify", Severity: High, Reason: "skipping the git hooks", Suggest: "commit and push with the hooks; fix what they report",
-		Match: func(c *Command, e *Env) bool {
-			switch c.sub() {
-			case "commit", "merge", "am", "rebase", "cherry-pick", "revert":
-				return c.has("--no-verify") || c.sub() == "commit" && c.hasShortNoValue('n', "m", "F", "C", "c", "t")
-			case "push":
-				return c.has("--no-verify")
-			}
-			return false
-		},
-		Deny:  []string{"git commit --no-verify -m x", "git commit -n -m x", "git commit -anm 'x'", "git push --no-verify", "git -c user.name=x commit -nm x"},
-		Allow: []string{"git commit -m 'fix -n flag'", "git commit -am 'x'", "git commit -m -n"},
-	},
-	{
-		ID: "git.hooks-path", Severity: High, Reason: "pointing git at other hooks, which skips sentinel's", Suggest: "leave core.hooksPath alone",
-		Match: func(c *Command, e *Env) bool {
-			if _, ok := c.Env["git.core.hookspath"]; ok && c.Name() == "git" {
-				return true
-			}
-			if c.sub() == "config" {
-				ops := c.operands()
-				for i, op := range ops {
-					if strings.EqualFold(op, "core.hooksPath") && (i+1 < len(ops) || c.has("--unset", "--unset-all", "--replace-all", "--add")) {
-						return true
-					}
-				}
-			}
-			return false
-		},
-		Deny:  []string{"git -c core.hooksPath=/dev/null commit -m x", "git config core.hooksPath .nohooks", "git config --global core.hooksPath /tmp/x", "git config --unset core.hooksPath"},
-		Allow: []string{"git config --get core.hooksPath", "git config user.name"},
 	},
 	{
 		ID: "hooks.bypass-env", Severity: High, Reason: "an environment variable that turns hooks or sentinel off", Suggest: "run with the hooks on",
@@ -625,6 +521,35 @@ func findFilters(c *Command) bool {
 		case "-delete", "-depth", "-xdev", "-mount", "-ignore_readdir_race":
 		default:
 			return true
+		}
+	}
+	return false
+}
+
+// findPrimary reports a primary in find's expression, which follows the
+// start paths; the values of tests (-name -delete) are not primaries.
+func (c *Command) findPrimary(p string) bool {
+	args := c.Args()
+	started := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !started && (strings.HasPrefix(a, "-") || a == "!" || a == "(") {
+			started = true
+		}
+		if !started {
+			continue
+		}
+		if a == p {
+			return true
+		}
+		switch a {
+		case "-name", "-iname", "-path", "-ipath", "-regex", "-iregex", "-wholename", "-iwholename", "-lname", "-ilname",
+			"-newer", "-user", "-group", "-perm", "-type", "-size", "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin",
+			"-maxdepth", "-mindepth", "-printf", "-fprint", "-fprintf", "-fls", "-inum", "-links", "-samefile", "-uid", "-gid", "-used", "-context", "-fstype", "-regextype":
+			i++
+		case "-exec", "-execdir", "-ok", "-okdir":
+			for i++; i < len(args) && args[i] != ";" && args[i] != "+"; i++ {
+			}
 		}
 	}
 	return false

@@ -117,13 +117,9 @@ func unwrapEnv(c *Command) []string {
 	return nil
 }
 
-// gitGlobalValue are git's global options that take a value as the next word.
-var gitGlobalValue = map[string]bool{"-C": true, "-c": true, "--git-dir": true, "--work-tree": true, "--namespace": true, "--exec-path": true, "--config-env": true, "--super-prefix": true}
-
-// normalise makes commands comparable: /bin/rm and ./rm are rm; git-reset
-// is git reset; git's global options are moved out of the way (their
-// -c key=value settings kept in Env as git.key), so that argv[1] is the
-// subcommand.
+// normalise makes commands comparable: /bin/rm and ./rm are rm, and
+// git-reset is git reset. git's own options stay in place: parseGit reads
+// them.
 func normalise(c *Command) {
 	if len(c.Argv) == 0 {
 		return
@@ -132,31 +128,4 @@ func normalise(c *Command) {
 	if strings.HasPrefix(c.Argv[0], "git-") && len(c.Argv[0]) > 4 {
 		c.Argv = append([]string{"git", c.Argv[0][4:]}, c.Argv[1:]...)
 	}
-	if c.Argv[0] != "git" {
-		return
-	}
-	args := c.Argv[1:]
-	i := 0
-	for i < len(args) {
-		a := args[i]
-		if !strings.HasPrefix(a, "-") {
-			break
-		}
-		name, val, hasVal := strings.Cut(a, "=")
-		switch {
-		case name == "-c" && i+1 < len(args):
-			k, v, _ := strings.Cut(args[i+1], "=")
-			c.Env["git."+strings.ToLower(k)] = v
-			i += 2
-		case gitGlobalValue[name] && !hasVal && i+1 < len(args):
-			i += 2
-		case name == "--config-env" && hasVal:
-			k, _, _ := strings.Cut(val, "=")
-			c.Env["git."+strings.ToLower(k)] = "$env"
-			i++
-		default:
-			i++
-		}
-	}
-	c.Argv = append([]string{"git"}, args[i:]...)
 }

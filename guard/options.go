@@ -1,0 +1,310 @@
+package guard
+
+import (
+	"strings"
+	"sync"
+)
+
+// The guard reads each command's arguments the way the command itself
+// parses them: short options bundled (-rf), a short option's value stuck to
+// it (-bfeature is -b feature) or in the next word, long options with =,
+// the unique prefix of a long option that GNU's getopt_long and git's
+// parse-options accept (--forc is --force, --no-verif is --no-verify),
+// git's --no-X negations, and the -- that ends options. One parser, one
+// table per command; the rules ask about the parsed result, never about
+// raw words, so a new spelling is handled everywhere at once.
+
+// argKind is whether an option takes a value.
+type argKind uint8
+
+const (
+	noArg  argKind = iota
+	reqArg         // in the same word (-mmsg, --message=msg) or the next
+	optArg         // only in the same word (-i.bak, --prune=now)
+)
+
+// optSpec is one option of a command.
+type optSpec struct {
+	id    string // the first long name, or the short one
+	short []byte
+	long  []string
+	arg   argKind
+}
+
+// cmdSpec is how one command parses its arguments.
+type cmdSpec struct {
+	opts    []*optSpec
+	short   map[byte]*optSpec
+	long    map[string]*optSpec
+	abbrev  bool // long options abbreviate to a unique prefix
+	gitNeg  bool // --no-X negates X, and --X negates an option named no-X
+	stop    bool // options end at the first operand (POSIX; wrappers)
+	numeric bool // a word like -1 or -5 is an operand (kill, head)
+}
+
+// parseSpec builds a table from a compact description: options separated
+// by spaces, names by |, a one-letter name is short, = marks a required
+// value and ? a value that must be stuck to the option.
+func parseSpec(desc string, abbrev, gitNeg, stop bool) *cmdSpec {
+	s := &cmdSpec{short: map[byte]*optSpec{}, long: map[string]*optSpec{}, abbrev: abbrev, gitNeg: gitNeg, stop: stop}
+	for _, field := range strings.Fields(desc) {
+		o := &optSpec{}
+		switch {
+		case strings.HasSuffix(field, "="):
+			o.arg, field = reqArg, strings.TrimSuffix(field, "=")
+		case strings.HasSuffix(field, "?"):
+			o.arg, field = optArg, strings.TrimSuffix(field, "?")
+		}
+		for _, name := range strings.Split(field, "|") {
+			if len(name) == 1 {
+				o.short = append(o.short, name[0])
+				s.short[name[0]] = o
+			} else {
+				o.long = append(o.long, name)
+				s.long[name] = o
+			}
+		}
+		if len(o.long) > 0 {
+			o.id = o.long[0]
+		} else {
+			o.id = string(o.short[0])
+		}
+		s.opts = append(s.opts, o)
+	}
+	return s
+}
+
+// parsedOpt is one option as given.
+type parsedOpt struct {
+	id    string
+	value string
+	// neg marks a negation: --no-force, or --verify of an option named
+	// no-verify.
+	neg bool
+	// alts are the other options an ambiguous abbreviation could be; git
+	// refuses it, and the guard reads it as any of them.
+	alts []string
+	// unknown marks an option the table does not have.
+	unknown bool
+	raw     string
+}
+
+// parsed is a command's arguments read against its table.
+type parsed struct {
+	opts     []parsedOpt
+	operands []string
+	// afterDash is the index in operands of the first operand after "--",
+	// or -1.
+	afterDash int
+}
+
+// on reports whether the option is in effect: given, and not negated by a
+// later occurrence.
+func (p *parsed) on(id string) bool {
+	state := false
+	for _, o := range p.opts {
+		if o.id == id || contains(o.alts, id) {
+			state = !o.neg || contains(o.alts, id)
+		}
+	}
+	return state
+}
+
+// off reports an option explicitly negated and not given again later.
+func (p *parsed) off(id string) bool {
+	state := false
+	for _, o := range p.opts {
+		if o.id == id {
+			state = o.neg
+		}
+	}
+	return state
+}
+
+// value returns the last value given to the option.
+func (p *parsed) value(id string) (string, bool) {
+	v, ok := "", false
+	for _, o := range p.opts {
+		if o.id == id && !o.neg {
+			v, ok = o.value, true
+		}
+	}
+	return v, ok
+}
+
+// values returns every value given to the option.
+func (p *parsed) values(id string) []string {
+	var out []string
+	for _, o := range p.opts {
+		if o.id == id && !o.neg {
+			out = append(out, o.value)
+		}
+	}
+	return out
+}
+
+// lookupLong finds a long option by its name as written: exactly, as a
+// git negation, or (where the command allows) as a unique prefix.
+func (s *cmdSpec) lookupLong(name string) (o *optSpec, neg bool, alts []string) {
+	if o := s.long[name]; o != nil {
+		return o, false, nil
+	}
+	if s.gitNeg {
+		if base, ok := strings.CutPrefix(name, "no-"); ok && s.long[base] != nil {
+			return s.long[base], true, nil
+		}
+		if o := s.long["no-"+name]; o != nil {
+			return o, true, nil
+		}
+	}
+	if !s.abbrev || name == "" {
+		return nil, false, nil
+	}
+	type cand struct {
+		o   *optSpec
+		neg bool
+	}
+	var cands []cand
+	seen := map[*optSpec]bool{}
+	for _, o := range s.opts {
+		for _, l := range o.long {
+			match, isNeg := strings.HasPrefix(l, name), false
+			if !match && s.gitNeg {
+				if base, ok := strings.CutPrefix(l, "no-"); ok && strings.HasPrefix(base, name) {
+					match, isNeg = true, true
+				} else if !ok && strings.HasPrefix("no-"+l, name) && strings.HasPrefix(name, "no-") {
+					match, isNeg = true, true
+				}
+			}
+			if match && !seen[o] {
+				seen[o] = true
+				cands = append(cands, cand{o, isNeg})
+			}
+		}
+	}
+	switch len(cands) {
+	case 0:
+		return nil, false, nil
+	case 1:
+		return cands[0].o, cands[0].neg, nil
+	}
+	for _, c := range cands[1:] {
+		alts = append(alts, c.o.id)
+	}
+	return cands[0].o, false, alts
+}
+
+// parse reads args against the table.
+func (s *cmdSpec) parse(args []string) *parsed {
+	p := &parsed{afterDash: -1}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			p.afterDash = len(p.operands)
+			p.operands = append(p.operands, args[i+1:]...)
+			return p
+		case strings.HasPrefix(a, "--"):
+			name, val, hasVal := strings.Cut(a[2:], "=")
+			o, neg, alts := s.lookupLong(name)
+			if o == nil {
+				p.opts = append(p.opts, parsedOpt{id: "--" + name, value: val, unknown: true, raw: a})
+				continue
+			}
+			po := parsedOpt{id: o.id, neg: neg, alts: alts, raw: a}
+			switch {
+			case hasVal:
+				po.value = val
+			case o.arg == reqArg && !neg && i+1 < len(args):
+				i++
+				po.value = args[i]
+			}
+			p.opts = append(p.opts, po)
+		case len(a) > 1 && a[0] == '-' && !(s.numeric && isNumber(a[1:])):
+			for j := 1; j < len(a); j++ {
+				o := s.short[a[j]]
+				if o == nil {
+					p.opts = append(p.opts, parsedOpt{id: "-" + string(a[j]), unknown: true, raw: a})
+					continue
+				}
+				po := parsedOpt{id: o.id, raw: a}
+				if o.arg != noArg {
+					switch {
+					case j+1 < len(a):
+						po.value = a[j+1:]
+					case o.arg == reqArg && i+1 < len(args):
+						i++
+						po.value = args[i]
+					}
+					p.opts = append(p.opts, po)
+					break
+				}
+				p.opts = append(p.opts, po)
+			}
+		default:
+			if s.stop {
+				p.operands = append(p.operands, args[i:]...)
+				return p
+			}
+			p.operands = append(p.operands, a)
+		}
+	}
+	return p
+}
+
+func isNumber(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789") == ""
+}
+
+// specs are the tables, built on first use so that a guard run pays only
+// for the commands it meets.
+var specs = sync.OnceValue(func() map[string]*cmdSpec {
+	m := map[string]*cmdSpec{}
+	gnu := func(name, desc string) { m[name] = parseSpec(desc, true, false, false) }
+	posix := func(name, desc string) { m[name] = parseSpec(desc, true, false, true) }
+	gnu("rm", "f|force i I interactive? one-file-system no-preserve-root preserve-root? r|R|recursive d|dir v|verbose help version")
+	gnu("cp", "a|archive attributes-only backup? b copy-contents d f|force i|interactive H l|link L|dereference n|no-clobber P|no-dereference p preserve? no-preserve= parents R|r|recursive reflink? remove-destination sparse= strip-trailing-slashes s|symbolic-link S|suffix= t|target-directory= T|no-target-directory u|update? v|verbose x|one-file-system Z context? debug keep-directory-symlink")
+	gnu("mv", "b backup? f|force i|interactive n|no-clobber S|suffix= t|target-directory= T|no-target-directory u|update? v|verbose exchange strip-trailing-slashes Z|context debug no-copy")
+	gnu("ln", "b backup? d|F|directory f|force i|interactive L|logical n|no-dereference P|physical r|relative s|symbolic S|suffix= t|target-directory= T|no-target-directory v|verbose")
+	gnu("install", "b backup? c C|compare d|directory D g|group= m|mode= o|owner= p|preserve-timestamps s|strip strip-program= S|suffix= t|target-directory= T|no-target-directory v|verbose preserve-context Z|context?")
+	gnu("tee", "a|append i|ignore-interrupts p output-error?")
+	gnu("sed", "n|quiet|silent debug e|expression= f|file= follow-symlinks i|in-place? l|line-length= posix E|r|regexp-extended s|separate sandbox u|unbuffered z|null-data")
+	gnu("shred", "f|force n|iterations= random-source= s|size= u remove? v|verbose x|exact z|zero")
+	gnu("truncate", "c|no-create o|io-blocks r|reference= s|size=")
+	gnu("touch", "a c|no-create d|date= f h|no-dereference m r|reference= t= time=")
+	gnu("rmdir", "ignore-fail-on-non-empty p|parents v|verbose")
+	gnu("unlink", "")
+	gnu("chmod", "c|changes f|silent|quiet v|verbose no-preserve-root preserve-root reference= R|recursive")
+	gnu("chown", "c|changes f|silent|quiet v|verbose dereference h|no-dereference from= no-preserve-root preserve-root reference= R|recursive H L P")
+	gnu("chgrp", "c|changes f|silent|quiet v|verbose dereference h|no-dereference no-preserve-root preserve-root reference= R|recursive H L P")
+	gnu("kill", "s|signal= n= l|list L|table q|queue= timeout=")
+	m["kill"].numeric = true
+	posix("xargs", "0|null a|arg-file= d|delimiter= E= e|eof? I= i|replace? L= l|max-lines? n|max-args= o|open-tty P|max-procs= p|interactive process-slot-var= r|no-run-if-empty s|max-chars= show-limits t|verbose x|exit")
+	posix("env", "a|argv0= i|ignore-environment 0|null u|unset= C|chdir= S|split-string= block-signal? default-signal? ignore-signal? list-signal-handling v|debug")
+	posix("sudo", "A|askpass b|background C|close-from= D|chdir= E|preserve-env? e|edit g|group= H|set-home h|host= i|login K|remove-timestamp k|reset-timestamp l|list n|non-interactive P|preserve-groups p|prompt= R|chroot= r|role= S|stdin s|shell t|type= T|command-timeout= U|other-user= u|user= V|version v|validate")
+	posix("doas", "u= C= n s L")
+	posix("timeout", "f|foreground k|kill-after= p|preserve-status s|signal= v|verbose")
+	posix("nice", "n|adjustment=")
+	posix("nohup", "")
+	posix("stdbuf", "i|input= o|output= e|error=")
+	posix("ionice", "c|class= n|classdata= p|pid= P|pgid= t|ignore u|uid=")
+	posix("time", "f|format= o|output= a|append p|portability v|verbose q|quiet")
+	posix("watch", "b|beep c|color C|no-color d|differences? e|errexit g|chgexit n|interval= p|precise t|no-title w|no-wrap x|exec q|equexit= r|no-rerun s|shotsfile=")
+	posix("setsid", "c|ctty f|fork w|wait")
+	posix("flock", "s|shared x|e|exclusive u|unlock n|nb|nonblock w|wait|timeout= o|close E|conflict-exit-code= F|no-fork c|command=")
+	posix("unbuffer", "p")
+	posix("script", "a|append c|command= E|echo= e|return f|flush force B|log-io= I|log-in= O|log-out= T|log-timing= m|logging-format= o|output-limit= q|quiet t|timing?")
+	// Shells: -c takes no value; the script is the first operand.
+	for _, sh := range []string{"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "busybox-sh"} {
+		posix(sh, "c s i l login e x u v n f a b h m p t k o= O= rcfile= init-file= norc noprofile posix restricted r noediting pretty-print debugger dump-strings D dump-po-strings verbose version help")
+	}
+	return m
+})
+
+// specFor returns the table of a command, or nil.
+func specFor(name string) *cmdSpec {
+	if s := specs()[name]; s != nil {
+		return s
+	}
+	return nil
+}
