@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -39,8 +40,25 @@ type Command struct {
 	// Writes are the paths the command writes: redirections, and the
 	// destinations of tee, cp, mv, install, sed -i, truncate, dd of=.
 	Writes []string
-	// Stdin is a heredoc's body fed to the command, for database clients.
+	// Stdin is what the command reads on stdin, when the guard knows it:
+	// a heredoc, a here-string, or the output of a literal echo or printf
+	// piped in.
 	Stdin string
+	// StdinDynamic marks a command fed by a pipe whose content the guard
+	// cannot compute (cat script.sh | bash, base64 -d | sh).
+	StdinDynamic bool
+	// ArgsUnknown marks a command that xargs or parallel completes with
+	// words from input the guard cannot read.
+	ArgsUnknown bool
+	// Reads are the files the command reads through redirections (< file).
+	Reads []string
+	// Dir is the directory the command runs in, when a wrapper moves it
+	// (env -C, sudo -D).
+	Dir string
+	// Unset lists the variables the command's wrappers remove (env -u,
+	// unset); ClearEnv marks env -i, which removes them all.
+	Unset    []string
+	ClearEnv bool
 	// FetchedCode reports that the command runs code fetched from the
 	// network: curl … | sh, or sh <(curl …).
 	FetchedCode bool
@@ -72,6 +90,11 @@ type decomposer struct {
 	out []*Command
 	// fetched marks calls that read fetched code on stdin (curl … | sh).
 	fetched map[*syntax.CallExpr]bool
+	// piped is what a literal producer pipes into a call; dynamic marks
+	// calls fed by anything else.
+	piped   map[*syntax.CallExpr]string
+	dynamic map[*syntax.CallExpr]bool
+	scope   *scope
 }
 
 // Decompose parses shell code (Bash dialect) and returns every simple
@@ -79,7 +102,14 @@ type decomposer struct {
 // functions, loops, conditionals, command and process substitutions,
 // heredocs fed to a shell, and `bash -c`/`eval` strings.
 func Decompose(src string) ([]*Command, error) {
-	d := &decomposer{fetched: map[*syntax.CallExpr]bool{}}
+	return decomposeIn(src, nil)
+}
+
+// decomposeIn decomposes with an environment, which lets the guard compute
+// the command substitutions that depend on it ($(pwd), $(command -v x)).
+func decomposeIn(src string, e *Env) ([]*Command, error) {
+	d := &decomposer{fetched: map[*syntax.CallExpr]bool{}, piped: map[*syntax.CallExpr]string{},
+		dynamic: map[*syntax.CallExpr]bool{}, scope: &scope{vars: map[string]string{}, env: e}}
 	if err := d.parse(src, 0, nil); err != nil {
 		return d.out, err
 	}
@@ -132,7 +162,8 @@ func (d *decomposer) parse(src string, depth int, via []string) error {
 			for _, a := range n.Args {
 				switch {
 				case a.Name != nil && a.Value != nil:
-					v, _ := render(a.Value)
+					v, lit := d.scope.render(a.Value)
+					d.scope.set(a.Name.Value, v, lit)
 					c.Argv = append(c.Argv, a.Name.Value+"="+v)
 				case a.Name != nil:
 					c.Argv = append(c.Argv, a.Name.Value)
@@ -145,17 +176,39 @@ func (d *decomposer) parse(src string, depth int, via []string) error {
 		case *syntax.BinaryCmd:
 			if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
 				d.markFetchPipe(n)
+				d.markPipe(n)
+			}
+		case *syntax.ProcSubst:
+			if n.Op == syntax.CmdOut {
+				// tee >(bash): what runs inside reads data it cannot see.
+				for _, st := range n.Stmts {
+					if call, ok := st.Cmd.(*syntax.CallExpr); ok {
+						d.dynamic[call] = true
+					}
+				}
 			}
 		case *syntax.Stmt:
-			writes := redirectWrites(n)
+			writes, reads := d.redirects(n)
+			if call, ok := n.Cmd.(*syntax.CallExpr); ok && len(call.Args) == 0 {
+				// a=/ on its own: later words may use it.
+				for _, a := range call.Assigns {
+					if a.Name != nil {
+						v, lit := "", true
+						if a.Value != nil {
+							v, lit = d.scope.render(a.Value)
+						}
+						d.scope.set(a.Name.Value, v, lit)
+					}
+				}
+			}
 			if call, ok := n.Cmd.(*syntax.CallExpr); ok && len(call.Args) > 0 {
-				if err := d.call(src, n, call, depth, via, writes); err != nil {
+				if err := d.call(src, n, call, depth, via, writes, reads); err != nil {
 					walkErr = err
 					return false
 				}
-			} else if len(writes) > 0 {
+			} else if len(writes) > 0 || len(reads) > 0 {
 				// A compound command's redirection: a write of its own.
-				d.out = append(d.out, &Command{Env: map[string]string{}, Via: via, Writes: writes, Text: nodeText(src, n)})
+				d.out = append(d.out, &Command{Env: map[string]string{}, Via: via, Writes: writes, Reads: reads, Text: nodeText(src, n)})
 			}
 		}
 		return true
@@ -194,25 +247,27 @@ func (d *decomposer) markFetchPipe(n *syntax.BinaryCmd) {
 	})
 }
 
-// redirectWrites returns the files a statement's redirections write.
-func redirectWrites(st *syntax.Stmt) []string {
-	var out []string
+// redirects returns the files a statement's redirections write and read.
+func (d *decomposer) redirects(st *syntax.Stmt) (writes, reads []string) {
 	for _, r := range st.Redirs {
-		switch r.Op {
-		case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.ClbOut:
-		default:
-			continue
-		}
 		if r.Word == nil {
 			continue
 		}
-		target, _ := render(r.Word)
-		if strings.HasPrefix(target, "&") || target == "/dev/null" || target == "/dev/stdout" || target == "/dev/stderr" || target == "/dev/tty" {
-			continue
+		target, _ := d.scope.render(r.Word)
+		switch r.Op {
+		case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.ClbOut:
+			if strings.HasPrefix(target, "&") || target == "/dev/null" || target == "/dev/stdout" || target == "/dev/stderr" || target == "/dev/tty" {
+				continue
+			}
+			writes = append(writes, target)
+		case syntax.RdrIn:
+			reads = append(reads, target)
+		case syntax.RdrInOut:
+			reads = append(reads, target)
+			writes = append(writes, target)
 		}
-		out = append(out, target)
 	}
-	return out
+	return writes, reads
 }
 
 // isForkBomb reports a function that pipes itself into itself: the shape
@@ -240,23 +295,29 @@ func isForkBomb(f *syntax.FuncDecl) bool {
 	return bomb
 }
 
-func (d *decomposer) call(src string, st *syntax.Stmt, call *syntax.CallExpr, depth int, via []string, writes []string) error {
-	c := &Command{Env: map[string]string{}, Via: append([]string(nil), via...), Text: nodeText(src, call), Writes: writes}
+func (d *decomposer) call(src string, st *syntax.Stmt, call *syntax.CallExpr, depth int, via []string, writes, reads []string) error {
+	c := &Command{Env: map[string]string{}, Via: append([]string(nil), via...), Text: nodeText(src, call), Writes: writes, Reads: reads}
 	for _, a := range call.Assigns {
 		if a.Name != nil {
 			v := ""
 			if a.Value != nil {
-				v, _ = render(a.Value)
+				v, _ = d.scope.render(a.Value)
 			}
 			c.Env[a.Name.Value] = v
 		}
 	}
 	for i, w := range call.Args {
-		s, literal := render(w)
-		if i == 0 && !literal {
-			c.Computed = true
+		for _, bw := range expand.Braces(w) {
+			s, literal, split := d.scope.renderWord(bw)
+			if i == 0 && !literal {
+				c.Computed = true
+			}
+			if split {
+				c.Argv = append(c.Argv, strings.Fields(s)...)
+			} else {
+				c.Argv = append(c.Argv, s)
+			}
 		}
-		c.Argv = append(c.Argv, s)
 		for _, p := range w.Parts {
 			if ps, ok := p.(*syntax.ProcSubst); ok && ps.Op == syntax.CmdIn {
 				// sh <(curl …): the fetched code is the script.
@@ -271,43 +332,346 @@ func (d *decomposer) call(src string, st *syntax.Stmt, call *syntax.CallExpr, de
 			}
 		}
 	}
+	if len(c.Argv) == 0 {
+		return nil
+	}
 	if d.fetched[call] {
 		c.FetchedCode = true
 	}
+	if text, ok := d.piped[call]; ok {
+		c.Stdin = text
+	}
+	c.StdinDynamic = d.dynamic[call]
 	for _, r := range st.Redirs {
 		if r.Hdoc != nil && (r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc) {
-			c.Stdin, _ = render(r.Hdoc)
+			c.Stdin, _ = d.scope.render(r.Hdoc)
+			c.StdinDynamic = false
 		}
 		if r.Op == syntax.WordHdoc && r.Word != nil {
-			c.Stdin, _ = render(r.Word)
+			var lit bool
+			c.Stdin, lit = d.scope.render(r.Word)
+			c.Stdin += "\n"
+			c.StdinDynamic = !lit
 		}
 	}
 	return d.add(c, depth)
 }
 
+// markPipe records what the left side of a pipe feeds the first command
+// on its right: the text of a literal echo, printf or cat of a heredoc,
+// or, for anything else, that the input is dynamic.
+func (d *decomposer) markPipe(n *syntax.BinaryCmd) {
+	right, ok := n.Y.Cmd.(*syntax.CallExpr)
+	if !ok || len(right.Args) == 0 {
+		return
+	}
+	if text, ok := d.producedText(n.X); ok {
+		d.piped[right] = text
+		return
+	}
+	d.dynamic[right] = true
+}
+
+// producedText is what a statement writes on stdout, when it is a literal
+// echo or printf, or a cat of a heredoc or here-string.
+func (d *decomposer) producedText(st *syntax.Stmt) (string, bool) {
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) == 0 {
+		return "", false
+	}
+	var argv []string
+	for _, w := range call.Args {
+		s, lit := d.scope.render(w)
+		if !lit {
+			return "", false
+		}
+		argv = append(argv, s)
+	}
+	if argv[0] == "cat" && len(argv) == 1 {
+		for _, r := range st.Redirs {
+			switch {
+			case r.Hdoc != nil && (r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc):
+				return d.scope.render(r.Hdoc)
+			case r.Op == syntax.WordHdoc && r.Word != nil:
+				s, lit := d.scope.render(r.Word)
+				return s + "\n", lit
+			}
+		}
+		return "", false
+	}
+	return echoOutput(argv)
+}
+
 // add strips wrappers from c, records it, and parses the shell code it
-// carries (bash -c, eval, a heredoc fed to a shell, find -exec).
+// carries (bash -c, eval, code piped or fed to a shell, find -exec, xargs
+// and parallel, watch, trap, git's aliases and --exec).
 func (d *decomposer) add(c *Command, depth int) error {
+	if depth > MaxDepth {
+		return ErrTooDeep
+	}
 	if err := unwrap(c); err != nil {
 		return err
 	}
 	normalise(c)
+	switch c.Name() {
+	case "xargs":
+		return d.xargs(c, depth)
+	case "parallel":
+		return d.parallel(c, depth)
+	}
 	d.out = append(d.out, c)
 	name := c.Name()
+	sub := func(src, how string) error {
+		return d.parse(src, depth+1, append(append([]string(nil), c.Via...), how))
+	}
 	switch {
-	case shells[name] && name != "python" && name != "python3" && name != "perl" && name != "ruby" && name != "node" && name != "php":
-		for i, a := range c.Args() {
-			if isShortFlag(a, 'c') && i+2 < len(c.Argv) {
-				return d.parse(c.Argv[i+2], depth+1, append(c.Via, name+" -c"))
+	case isShell(name):
+		p := c.opts()
+		switch {
+		case p.on("c") && len(p.operands) > 0:
+			return sub(p.operands[0], name+" -c")
+		case len(p.operands) == 0 || p.on("s") || p.operands[0] == "-" || p.operands[0] == "/dev/stdin":
+			if c.Stdin != "" && !c.StdinDynamic {
+				return sub(c.Stdin, name+" <stdin")
 			}
 		}
-		if c.Stdin != "" && len(c.Args()) == 0 {
-			return d.parse(c.Stdin, depth+1, append(c.Via, name+" <<heredoc"))
-		}
 	case name == "eval":
-		return d.parse(strings.Join(c.Args(), " "), depth+1, append(c.Via, "eval"))
+		return sub(strings.Join(c.Args(), " "), "eval")
 	case name == "find":
 		return d.findExec(c, depth)
+	case name == "watch":
+		p := c.opts()
+		if len(p.operands) > 0 {
+			if p.on("exec") {
+				return d.add(&Command{Argv: p.operands, Env: map[string]string{}, Via: append(c.Via, "watch"), Text: c.Text}, depth+1)
+			}
+			return sub(strings.Join(p.operands, " "), "watch")
+		}
+	case name == "trap":
+		ops := c.operands()
+		if len(ops) > 1 && ops[0] != "-" {
+			return sub(ops[0], "trap")
+		}
+	case name == "git":
+		return d.gitCarriers(c, depth)
+	}
+	return nil
+}
+
+// isShell reports a POSIX-family shell.
+func isShell(name string) bool {
+	switch name {
+	case "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "busybox-sh":
+		return true
+	}
+	return false
+}
+
+// gitCarriers parses the commands git itself would run: a "!" alias given
+// with -c, rebase --exec, bisect run, submodule foreach and difftool's
+// --extcmd.
+func (d *decomposer) gitCarriers(c *Command, depth int) error {
+	g := c.git()
+	sub := func(src, how string) error {
+		return d.parse(src, depth+1, append(append([]string(nil), c.Via...), how))
+	}
+	if len(g.global.operands) > 0 {
+		if alias, ok := g.config["alias."+strings.ToLower(g.global.operands[0])]; ok && strings.HasPrefix(alias, "!") {
+			return sub(alias[1:]+" "+strings.Join(g.global.operands[1:], " "), "git alias")
+		}
+	}
+	switch g.sub {
+	case "rebase":
+		for _, x := range g.args.values("exec") {
+			if err := sub(x, "git rebase --exec"); err != nil {
+				return err
+			}
+		}
+	case "bisect":
+		if ops := g.args.operands; len(ops) > 1 && ops[0] == "run" {
+			return d.add(&Command{Argv: append([]string(nil), ops[1:]...), Env: map[string]string{}, Via: append(c.Via, "git bisect run"), Text: c.Text}, depth+1)
+		}
+	case "submodule":
+		ops := g.args.operands
+		for i, op := range ops {
+			if op == "foreach" && i+1 < len(ops) {
+				return sub(strings.Join(ops[i+1:], " "), "git submodule foreach")
+			}
+		}
+	case "difftool", "mergetool":
+		if x, ok := g.args.value("extcmd"); ok {
+			return sub(x, "git difftool --extcmd")
+		}
+	}
+	return nil
+}
+
+// xargs runs its command with words from stdin. With literal input, the
+// words are spliced in as xargs would: appended, or put in place of the
+// -I string, one command per line. With input the guard cannot read, the
+// command is marked so that the rules treat its arguments as unknown.
+func (d *decomposer) xargs(c *Command, depth int) error {
+	p := specFor("xargs").parse(c.Args())
+	argv := p.operands
+	if len(argv) == 0 {
+		argv = []string{"echo"}
+	}
+	via := append(append([]string(nil), c.Via...), "xargs")
+	mk := func(a []string) *Command {
+		return &Command{Argv: a, Env: c.Env, Via: via, Text: c.Text, Writes: c.Writes, Reads: c.Reads}
+	}
+	replace, hasReplace := p.value("I")
+	if !hasReplace {
+		if r, ok := p.value("replace"); ok {
+			replace, hasReplace = r, true
+			if replace == "" {
+				replace = "{}"
+			}
+		}
+	}
+	if c.Stdin == "" || c.StdinDynamic {
+		cmd := mk(append([]string(nil), argv...))
+		cmd.ArgsUnknown = true
+		return d.add(cmd, depth+1)
+	}
+	if hasReplace {
+		for _, line := range strings.Split(strings.TrimRight(c.Stdin, "\n"), "\n") {
+			a := make([]string, len(argv))
+			for i, w := range argv {
+				a[i] = strings.ReplaceAll(w, replace, strings.TrimSpace(line))
+			}
+			if err := d.add(mk(a), depth+1); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	var words []string
+	switch {
+	case p.on("null"):
+		words = strings.Split(strings.TrimRight(c.Stdin, "\x00"), "\x00")
+	default:
+		if delim, ok := p.value("delimiter"); ok && delim != "" {
+			words = strings.Split(strings.TrimRight(c.Stdin, "\n"), unescapeANSIC(delim))
+		} else {
+			words = xargsWords(c.Stdin)
+		}
+	}
+	return d.add(mk(append(append([]string(nil), argv...), words...)), depth+1)
+}
+
+// xargsWords splits input as xargs does without -0 or -d: blanks separate,
+// quotes and backslashes group.
+func xargsWords(in string) []string {
+	var out []string
+	var cur strings.Builder
+	inWord := false
+	var quote byte
+	for i := 0; i < len(in); i++ {
+		ch := in[i]
+		switch {
+		case quote != 0:
+			if ch == quote {
+				quote = 0
+			} else {
+				cur.WriteByte(ch)
+			}
+		case ch == '\\' && i+1 < len(in):
+			i++
+			cur.WriteByte(in[i])
+			inWord = true
+		case ch == '"' || ch == '\'':
+			quote, inWord = ch, true
+		case ch == ' ' || ch == '\t' || ch == '\n':
+			if inWord {
+				out = append(out, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		default:
+			cur.WriteByte(ch)
+			inWord = true
+		}
+	}
+	if inWord {
+		out = append(out, cur.String())
+	}
+	return out
+}
+
+// parallel runs its command once per argument after :::, with {} replaced
+// or the argument appended; with no command, each argument is a command
+// line. Without :::, its input is stdin, as for xargs.
+func (d *decomposer) parallel(c *Command, depth int) error {
+	args := c.Args()
+	var cmd, inputs []string
+	sep := -1
+	for i, a := range args {
+		if a == ":::" || a == ":::+" || a == "::::" || a == "::::+" {
+			sep = i
+			break
+		}
+	}
+	head := args
+	if sep >= 0 {
+		head = args[:sep]
+		for _, a := range args[sep+1:] {
+			if !strings.HasPrefix(a, ":::") {
+				inputs = append(inputs, a)
+			}
+		}
+	}
+	// Options before the command: those that take a value are skipped
+	// with it.
+	for i := 0; i < len(head); i++ {
+		a := head[i]
+		if !strings.HasPrefix(a, "-") {
+			cmd = head[i:]
+			break
+		}
+		switch a {
+		case "-j", "--jobs", "-S", "--sshlogin", "--joblog", "--results", "--tmpdir", "-a", "--arg-file", "-d", "--delimiter", "-I", "--timeout", "--retries", "-N", "-n", "--max-args", "-L", "--colsep", "-C":
+			i++
+		}
+	}
+	via := append(append([]string(nil), c.Via...), "parallel")
+	known := sep >= 0 && !strings.HasPrefix(args[sep], "::::")
+	if !known {
+		if c.Stdin != "" && !c.StdinDynamic {
+			inputs, known = strings.Fields(c.Stdin), true
+		}
+	}
+	if !known {
+		if len(cmd) == 0 {
+			cmd = []string{"sh", "-c", "$(…)"}
+		}
+		x := &Command{Argv: append([]string(nil), cmd...), Env: c.Env, Via: via, Text: c.Text, ArgsUnknown: true}
+		if len(cmd) == 0 {
+			x.Computed = true
+		}
+		return d.add(x, depth+1)
+	}
+	for _, in := range inputs {
+		if len(cmd) == 0 {
+			if err := d.parse(in, depth+1, via); err != nil {
+				return err
+			}
+			continue
+		}
+		a := make([]string, 0, len(cmd)+1)
+		replaced := false
+		for _, w := range cmd {
+			if strings.Contains(w, "{}") {
+				replaced = true
+			}
+			a = append(a, strings.ReplaceAll(w, "{}", in))
+		}
+		if !replaced {
+			a = append(a, in)
+		}
+		if err := d.add(&Command{Argv: a, Env: c.Env, Via: via, Text: c.Text}, depth+1); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -352,51 +716,9 @@ func (d *decomposer) findExec(c *Command, depth int) error {
 	return nil
 }
 
-// render turns a word into a string: literal parts as they are, expansions
-// as $NAME, $(…) or <(…). literal is false when any part is an expansion.
+// render turns a word into a string with no variables known.
 func render(w *syntax.Word) (string, bool) {
-	var b strings.Builder
-	literal := true
-	var part func(p syntax.WordPart, quoted bool)
-	part = func(p syntax.WordPart, quoted bool) {
-		switch p := p.(type) {
-		case *syntax.Lit:
-			b.WriteString(unescape(p.Value, quoted))
-		case *syntax.SglQuoted:
-			if p.Dollar {
-				b.WriteString(unescapeANSIC(p.Value))
-			} else {
-				b.WriteString(p.Value)
-			}
-		case *syntax.DblQuoted:
-			for _, q := range p.Parts {
-				part(q, true)
-			}
-		case *syntax.ParamExp:
-			literal = false
-			if p.Param != nil {
-				b.WriteString("$" + p.Param.Value)
-			} else {
-				b.WriteString("$?")
-			}
-		case *syntax.CmdSubst:
-			literal = false
-			b.WriteString("$(…)")
-		case *syntax.ProcSubst:
-			literal = false
-			b.WriteString("<(…)")
-		case *syntax.ArithmExp:
-			literal = false
-			b.WriteString("$((…))")
-		default:
-			literal = false
-			b.WriteString("?")
-		}
-	}
-	for _, p := range w.Parts {
-		part(p, false)
-	}
-	return b.String(), literal
+	return (&scope{}).render(w)
 }
 
 // unescape removes the shell's backslash escapes from a literal, as the

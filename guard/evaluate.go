@@ -78,7 +78,7 @@ func ruleFinding(r *Rule, c *Command, v Verdict) Finding {
 // EvaluateCommand decides on a shell command.
 func EvaluateCommand(src string, e *Env, p *Policy) *Decision {
 	d := &Decision{}
-	cmds, err := Decompose(src)
+	cmds, err := decomposeIn(src, e)
 	d.Commands = cmds
 	if err != nil {
 		d.add(Finding{RuleID: "parse", Verdict: Deny, Command: src,
@@ -87,7 +87,14 @@ func EvaluateCommand(src string, e *Env, p *Policy) *Decision {
 	}
 	env := e
 	for _, c := range cmds {
-		evaluateOne(c, env, p, d)
+		if c.Dir != "" {
+			// env -C DIR, sudo -D DIR: this command alone runs there.
+			moved := *env
+			moved.Cwd = env.Resolve(c.Dir)
+			evaluateOne(c, &moved, p, d)
+		} else {
+			evaluateOne(c, env, p, d)
+		}
 		env = env.after(c)
 	}
 	return d

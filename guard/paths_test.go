@@ -71,7 +71,7 @@ func TestComputedAndStrict(t *testing.T) {
 		t.Errorf("computed: %s", d.Verdict)
 	}
 	e.Level = Strict
-	if d := EvaluateCommand("$(printf rm) -rf x", e, nil); d.Verdict != Deny {
+	if d := EvaluateCommand("$(cat tool.txt) -rf x", e, nil); d.Verdict != Deny {
 		t.Errorf("computed, strict: %s", d.Verdict)
 	}
 }

@@ -8,8 +8,6 @@ import (
 // wrapperOptions lists, per wrapper, the options that take a value, so that
 // the value is not mistaken for the wrapped command.
 var wrapperOptions = map[string]map[string]bool{
-	"sudo":    {"-u": true, "-g": true, "-h": true, "-p": true, "-C": true, "-D": true, "-r": true, "-t": true, "-U": true, "-T": true, "-R": true},
-	"doas":    {"-u": true, "-C": true},
 	"nice":    {"-n": true},
 	"ionice":  {"-c": true, "-n": true, "-p": true, "-P": true, "-u": true},
 	"stdbuf":  {"-i": true, "-o": true, "-e": true},
@@ -24,9 +22,10 @@ var wrapperOptions = map[string]map[string]bool{
 	"timeout": {"-s": true, "-k": true},
 }
 
-// unwrap strips wrappers (sudo, env, timeout, nice, xargs, …) until the
-// command they run is at the front, recording them in Via and the variables
-// they set in Env.
+// unwrap strips wrappers (sudo, env, timeout, nice, busybox, …) until the
+// command they run is at the front, recording them in Via, the variables
+// they set in Env, those they remove in Unset, and a directory they move
+// to in Dir.
 func unwrap(c *Command) error {
 	for guard := 0; guard < 32 && len(c.Argv) > 0; guard++ {
 		name := path.Base(c.Argv[0])
@@ -35,7 +34,7 @@ func unwrap(c *Command) error {
 		case "env":
 			rest = unwrapEnv(c)
 		case "timeout":
-			rest = skipOptions(c.Argv[1:], wrapperOptions["timeout"])
+			rest = specFor("timeout").parse(c.Argv[1:]).operands
 			if len(rest) > 0 {
 				rest = rest[1:] // the duration
 			}
@@ -46,12 +45,42 @@ func unwrap(c *Command) error {
 			}
 		case "taskset":
 			rest = skipOptions(c.Argv[1:], nil)
-			if len(rest) > 0 && !strings.HasPrefix(c.Argv[1], "-c") && !strings.HasPrefix(c.Argv[1], "--cpu-list") {
-				rest = rest[1:] // the mask
-			} else if len(rest) > 0 {
-				rest = rest[1:] // the cpu list after -c
+			if len(rest) > 0 {
+				rest = rest[1:] // the mask or cpu list
 			}
-		case "sudo", "doas", "nice", "ionice", "stdbuf", "time", "nohup", "command", "builtin", "exec", "xargs":
+		case "busybox", "toybox":
+			rest = c.Argv[1:] // the applet is the command
+		case "sudo", "doas":
+			p := specFor(name).parse(c.Argv[1:])
+			if dir, ok := p.value("chdir"); ok {
+				c.Dir = dir
+			}
+			if p.on("edit") {
+				// sudo -e FILE edits the file as root: a write.
+				c.Writes = append(c.Writes, p.operands...)
+				return nil
+			}
+			if p.on("shell") || p.on("login") {
+				if len(p.operands) == 0 {
+					c.Via = append(c.Via, name)
+					c.Argv = []string{"sh"}
+					return nil
+				}
+				rest = append([]string{"sh", "-c"}, strings.Join(p.operands, " "))
+				break
+			}
+			rest = p.operands
+		case "nice", "ionice", "stdbuf", "time", "nohup", "setsid", "flock", "unbuffer":
+			p := specFor(name).parse(c.Argv[1:])
+			rest = p.operands
+			if name == "flock" {
+				if cmd, ok := p.value("command"); ok {
+					rest = []string{"sh", "-c", cmd}
+				} else if len(rest) > 0 {
+					rest = rest[1:] // the lock file
+				}
+			}
+		case "command", "builtin", "exec":
 			if name == "command" && len(c.Argv) > 1 && (c.Argv[1] == "-v" || c.Argv[1] == "-V") {
 				return nil // a lookup, not a run
 			}
@@ -88,33 +117,32 @@ func skipOptions(args []string, takesValue map[string]bool) []string {
 	return nil
 }
 
-// unwrapEnv strips env's options and VAR=value words.
+// unwrapEnv strips env's options and VAR=value words, recording what it
+// sets, removes (-u, -i) and where it moves (-C).
 func unwrapEnv(c *Command) []string {
-	args := c.Argv[1:]
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "--":
-			return args[i+1:]
-		case a == "-u" || a == "--unset" || a == "-C" || a == "--chdir":
-			i++
-		case a == "-S" || a == "--split-string":
-			// env -S 'cmd args': the string is the command line.
-			if i+1 < len(args) {
-				return append(strings.Fields(args[i+1]), args[i+2:]...)
-			}
-			return nil
-		case strings.HasPrefix(a, "-S"):
-			return append(strings.Fields(a[2:]), args[i+1:]...)
-		case len(a) > 1 && a[0] == '-':
-		case strings.Contains(a, "=") && !strings.HasPrefix(a, "="):
-			k, v, _ := strings.Cut(a, "=")
-			c.Env[k] = v
-		default:
-			return args[i:]
-		}
+	p := specFor("env").parse(c.Argv[1:])
+	c.Unset = append(c.Unset, p.values("unset")...)
+	if p.on("ignore-environment") {
+		c.ClearEnv = true
 	}
-	return nil
+	if dir, ok := p.value("chdir"); ok {
+		c.Dir = dir
+	}
+	rest := p.operands
+	if split, ok := p.value("split-string"); ok {
+		// env -S 'cmd args': the string is the command line.
+		rest = append(strings.Fields(split), rest...)
+	}
+	for len(rest) > 0 && strings.Contains(rest[0], "=") && !strings.HasPrefix(rest[0], "=") {
+		k, v, _ := strings.Cut(rest[0], "=")
+		c.Env[k] = v
+		rest = rest[1:]
+	}
+	if len(rest) > 0 && rest[0] == "-" { // the old spelling of -i
+		c.ClearEnv = true
+		rest = rest[1:]
+	}
+	return rest
 }
 
 // normalise makes commands comparable: /bin/rm and ./rm are rm, and
