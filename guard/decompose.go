@@ -59,14 +59,18 @@ type Command struct {
 	// unset); ClearEnv marks env -i, which removes them all.
 	Unset    []string
 	ClearEnv bool
+	// SetupEval marks eval "$(tool init)": a tool printing its own shell
+	// set-up (direnv hook, pyenv init -, ssh-agent -s).
+	SetupEval bool
 	// FetchedCode reports that the command runs code fetched from the
 	// network: curl … | sh, or sh <(curl …).
 	FetchedCode bool
 	// Text is the command as written, for explanations.
 	Text string
 
-	gitc   *gitCall
-	parsed *parsed
+	gitc       *gitCall
+	parsed     *parsed
+	pipedPaths []string
 }
 
 // Name returns the command's name, or "".
@@ -94,6 +98,10 @@ type decomposer struct {
 	// calls fed by anything else.
 	piped   map[*syntax.CallExpr]string
 	dynamic map[*syntax.CallExpr]bool
+	// pipedPaths are the directories whose files a find, ls or git
+	// ls-files on the left of a pipe lists: what xargs then passes on lies
+	// below them.
+	pipedPaths map[*syntax.CallExpr][]string
 	scope   *scope
 }
 
@@ -109,7 +117,7 @@ func Decompose(src string) ([]*Command, error) {
 // the command substitutions that depend on it ($(pwd), $(command -v x)).
 func decomposeIn(src string, e *Env) ([]*Command, error) {
 	d := &decomposer{fetched: map[*syntax.CallExpr]bool{}, piped: map[*syntax.CallExpr]string{},
-		dynamic: map[*syntax.CallExpr]bool{}, scope: &scope{vars: map[string]string{}, env: e}}
+		dynamic: map[*syntax.CallExpr]bool{}, pipedPaths: map[*syntax.CallExpr][]string{}, scope: &scope{vars: map[string]string{}, env: e}}
 	if err := d.parse(src, 0, nil); err != nil {
 		return d.out, err
 	}
@@ -307,7 +315,7 @@ func (d *decomposer) call(src string, st *syntax.Stmt, call *syntax.CallExpr, de
 		}
 	}
 	for i, w := range call.Args {
-		for _, bw := range expand.Braces(w) {
+		for _, bw := range braceWords(w) {
 			s, literal, split := d.scope.renderWord(bw)
 			if i == 0 && !literal {
 				c.Computed = true
@@ -334,6 +342,17 @@ func (d *decomposer) call(src string, st *syntax.Stmt, call *syntax.CallExpr, de
 	}
 	if len(c.Argv) == 0 {
 		return nil
+	}
+	if c.Argv[0] == "eval" && len(call.Args) > 1 {
+		c.SetupEval = true
+		for _, w := range call.Args[1:] {
+			if cs := onlySubst(w); cs == nil || !setupGenerator(cs, &d.scope) {
+				c.SetupEval = false
+			}
+		}
+	}
+	if paths, ok := d.pipedPaths[call]; ok {
+		c.pipedPaths = paths
 	}
 	if d.fetched[call] {
 		c.FetchedCode = true
@@ -369,7 +388,130 @@ func (d *decomposer) markPipe(n *syntax.BinaryCmd) {
 		d.piped[right] = text
 		return
 	}
+	if paths := d.listedPaths(n.X); paths != nil {
+		d.pipedPaths[right] = paths
+	}
 	d.dynamic[right] = true
+}
+
+// listedPaths returns the directories below which a find, ls or git
+// ls-files lists files, or nil for any other producer.
+func (d *decomposer) listedPaths(st *syntax.Stmt) []string {
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) == 0 {
+		return nil
+	}
+	var argv []string
+	for _, w := range call.Args {
+		s, lit := d.scope.render(w)
+		if !lit {
+			return nil
+		}
+		argv = append(argv, s)
+	}
+	switch path.Base(argv[0]) {
+	case "find":
+		var starts []string
+		for _, a := range argv[1:] {
+			if strings.HasPrefix(a, "-") || a == "!" || a == "(" {
+				break
+			}
+			starts = append(starts, a)
+		}
+		if len(starts) == 0 {
+			starts = []string{"."}
+		}
+		// With tests, find lists some files below its start paths; without,
+		// the start paths themselves too.
+		filtered := false
+		for _, a := range argv[1:] {
+			switch a {
+			case "-name", "-iname", "-path", "-ipath", "-regex", "-iregex", "-type", "-newer", "-mtime", "-mmin", "-size", "-user", "-perm", "-empty", "-mindepth":
+				filtered = true
+			}
+		}
+		if !filtered {
+			return append([]string{""}, starts...)
+		}
+		return starts
+	case "git":
+		g := parseGit(argv[1:])
+		if g.sub == "ls-files" || g.sub == "diff" && g.args.on("--name-only") {
+			return []string{"."}
+		}
+	case "ls":
+		// ls lists the entries of its operands (the cwd without any):
+		// acting on them all is acting on the directories themselves.
+		var dirs []string
+		for _, a := range argv[1:] {
+			if !strings.HasPrefix(a, "-") {
+				dirs = append(dirs, a)
+			}
+		}
+		if len(dirs) == 0 {
+			dirs = []string{"."}
+		}
+		return append([]string{""}, dirs...)
+	case "fd", "rg", "grep":
+		return []string{"."}
+	}
+	return nil
+}
+
+// onlySubst returns the command substitution a word consists of, quoted
+// or not, or nil.
+func onlySubst(w *syntax.Word) *syntax.CmdSubst {
+	if len(w.Parts) != 1 {
+		return nil
+	}
+	switch p := w.Parts[0].(type) {
+	case *syntax.CmdSubst:
+		return p
+	case *syntax.DblQuoted:
+		if len(p.Parts) == 1 {
+			cs, _ := p.Parts[0].(*syntax.CmdSubst)
+			return cs
+		}
+	}
+	return nil
+}
+
+// setupGenerator reports a substitution that runs a tool printing its own
+// shell set-up: "TOOL init|hook|env|shellenv|activate|completion …",
+// ssh-agent, dircolors, keychain --eval. Such output is the tool's, and
+// the tool itself is checked as a command of its own.
+func setupGenerator(cs *syntax.CmdSubst, sc **scope) bool {
+	if len(cs.Stmts) != 1 {
+		return false
+	}
+	call, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) == 0 {
+		return false
+	}
+	var argv []string
+	for _, w := range call.Args {
+		s, lit := (*sc).render(w)
+		if !lit {
+			return false
+		}
+		argv = append(argv, s)
+	}
+	name := path.Base(argv[0])
+	switch name {
+	case "ssh-agent", "dircolors", "gpg-agent":
+		return true
+	case "keychain":
+		return contains(argv, "--eval")
+	case "sh", "bash", "zsh", "eval", "echo", "printf", "cat", "curl", "wget", "base64", "xxd", "python", "python3", "perl", "ruby", "node":
+		return false
+	}
+	for _, a := range argv[1:] {
+		switch a {
+		case "init", "hook", "env", "shellenv", "activate", "completion", "completions", "virtualenv-init", "shell-init":
+			return true
+		}
+	}
+	return strings.HasPrefix(name, "conda") && contains(argv, "hook")
 }
 
 // producedText is what a statement writes on stdout, when it is a literal
@@ -435,7 +577,7 @@ func (d *decomposer) add(c *Command, depth int) error {
 				return sub(c.Stdin, name+" <stdin")
 			}
 		}
-	case name == "eval":
+	case name == "eval" && !c.SetupEval:
 		return sub(strings.Join(c.Args(), " "), "eval")
 	case name == "find":
 		return d.findExec(c, depth)
@@ -528,6 +670,21 @@ func (d *decomposer) xargs(c *Command, depth int) error {
 				replace = "{}"
 			}
 		}
+	}
+	if (c.Stdin == "" || c.StdinDynamic) && c.pipedPaths != nil && !hasReplace {
+		// find P | xargs rm: the words are files below P.
+		a := append([]string(nil), argv...)
+		whole := len(c.pipedPaths) > 0 && c.pipedPaths[0] == ""
+		for _, p := range c.pipedPaths {
+			switch {
+			case p == "":
+			case whole:
+				a = append(a, p)
+			default:
+				a = append(a, strings.TrimSuffix(p, "/")+"/…")
+			}
+		}
+		return d.add(mk(a), depth+1)
 	}
 	if c.Stdin == "" || c.StdinDynamic {
 		cmd := mk(append([]string(nil), argv...))
@@ -714,6 +871,32 @@ func (d *decomposer) findExec(c *Command, depth int) error {
 		}
 	}
 	return nil
+}
+
+// maxBraceWords bounds one word's brace expansion; past it the guard reads
+// the first ones only, which is enough to meet a rule.
+const maxBraceWords = 256
+
+// braceWords expands a word's braces as bash does: {rm,-rf,~} is three
+// words, rm -rf {a,../x} two paths.
+func braceWords(orig *syntax.Word) []*syntax.Word {
+	// SplitBraces rewrites the word it is given; the tree is walked
+	// again, so it works on a copy.
+	w := &syntax.Word{Parts: append([]syntax.WordPart(nil), orig.Parts...)}
+	if !syntax.SplitBraces(w) {
+		return []*syntax.Word{orig}
+	}
+	var out []*syntax.Word
+	for bw, err := range expand.BracesSeq(nil, w) {
+		if err != nil || len(out) == maxBraceWords {
+			break
+		}
+		out = append(out, bw)
+	}
+	if len(out) == 0 {
+		return []*syntax.Word{orig}
+	}
+	return out
 }
 
 // render turns a word into a string with no variables known.

@@ -78,6 +78,14 @@ func (e *Env) Resolve(p string) string {
 		p = filepath.Join(e.Home, p[2:])
 	case strings.HasPrefix(p, "$HOME/"):
 		p = filepath.Join(e.Home, p[6:])
+	case strings.HasPrefix(p, "~"):
+		// ~user: that user's home, beside ours (root's is /root).
+		user, rest, _ := strings.Cut(p[1:], "/")
+		home := filepath.Join(filepath.Dir(e.Home), user)
+		if user == "root" {
+			home = "/root"
+		}
+		p = filepath.Join(home, rest)
 	}
 	if isWindowsPath(p) {
 		return p

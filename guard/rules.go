@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -196,16 +197,36 @@ func sqlText(c *Command) string {
 	return strings.Join(parts, "\n")
 }
 
-// bypassVars turn hooks off.
-func bypassVar(k, v string) bool {
+// bypassVar reports a variable that turns hooks off or points git at a
+// configuration sentinel does not see.
+func bypassVar(k, v string, m map[string]string) bool {
 	switch {
-	case k == "HUSKY" && v == "0", k == "LEFTHOOK" && v == "0", k == "SKIP" && v != "",
-		k == "GIT_CONFIG_PARAMETERS", k == "GIT_CONFIG_COUNT", strings.HasPrefix(k, "GIT_CONFIG_KEY_"),
+	case k == "HUSKY" && v == "0", k == "LEFTHOOK" && v == "0", k == "LEFTHOOK_EXCLUDE", k == "SKIP" && v != "", k == "PRE_COMMIT_ALLOW_NO_CONFIG",
+		k == "GIT_CONFIG_GLOBAL", k == "GIT_CONFIG_SYSTEM", k == "GIT_CONFIG_NOSYSTEM", k == "GIT_CONFIG", k == "GIT_EXEC_PATH", k == "GIT_TEMPLATE_DIR",
 		strings.HasPrefix(k, "SENTINEL_"):
 		return true
+	case k == "GIT_CONFIG_PARAMETERS":
+		// 'key'='value' pairs, as git -c writes them.
+		for _, f := range strings.Fields(strings.NewReplacer("'", " ", "=", " ").Replace(v)) {
+			if gitConfigBypass(strings.ToLower(f)) {
+				return true
+			}
+		}
+		return strings.TrimSpace(v) != "" && strings.ContainsAny(v, "$`")
+	case strings.HasPrefix(k, "GIT_CONFIG_KEY_"):
+		return gitConfigBypass(strings.ToLower(v)) || strings.ContainsAny(v, "$`")
 	}
 	return false
 }
+
+// gitRelocators point git at another repository, index or work tree; on
+// a command that commits or pushes, they run it where sentinel's hooks and
+// baseline are not.
+var gitRelocators = map[string]bool{"GIT_DIR": true, "GIT_INDEX_FILE": true, "GIT_WORK_TREE": true, "GIT_COMMON_DIR": true, "GIT_OBJECT_DIRECTORY": true}
+
+// hookRunning are git's subcommands that run hooks.
+var hookRunning = map[string]bool{"commit": true, "push": true, "merge": true, "am": true, "rebase": true, "pull": true,
+	"cherry-pick": true, "revert": true, "checkout": true, "switch": true, "": true}
 
 // assignments returns the variables a command sets: its own prefix
 // assignments and those of export/declare/typeset/readonly.
@@ -228,7 +249,7 @@ func assignments(c *Command) map[string]string {
 }
 
 // Catalogue is every rule, CRITICAL first.
-var Catalogue = concat(baseRules, gitRules)
+var Catalogue = concat(baseRules, gitRules, shellRules)
 
 func concat(lists ...[]*Rule) []*Rule {
 	var out []*Rule
@@ -270,8 +291,13 @@ var baseRules = []*Rule{
 						return true
 					}
 				}
-			case strings.HasPrefix(c.Name(), "mkfs"), c.Name() == "wipefs":
-				return true
+			case strings.HasPrefix(c.Name(), "mkfs"), c.Name() == "wipefs", c.Name() == "mke2fs", c.Name() == "mkswap":
+				// Formatting an image file is fine; a device is not.
+				for _, op := range c.operands() {
+					if isDevice(op, e) {
+						return true
+					}
+				}
 			case c.Name() == "shred":
 				for _, op := range c.operands() {
 					if strings.HasPrefix(op, "/dev/") {
@@ -281,8 +307,8 @@ var baseRules = []*Rule{
 			}
 			return false
 		},
-		Deny:  []string{"dd if=/dev/zero of=/dev/sda bs=1M", "mkfs.ext4 /dev/sdb1", "wipefs -a /dev/nvme0n1", "shred -n 3 /dev/sda"},
-		Allow: []string{"dd if=/dev/zero of=./disk.img bs=1M count=10", "shred secret.txt"},
+		Deny:  []string{"dd if=/dev/zero of=/dev/sda bs=1M", "mkfs.ext4 /dev/sdb1", "wipefs -a /dev/nvme0n1", "shred -n 3 /dev/sda", "mkfs -t ext4 /dev/nvme0n1p2", "sudo mkfs.xfs -f /dev/vdb"},
+		Allow: []string{"dd if=/dev/zero of=./disk.img bs=1M count=10", "shred secret.txt", "mkfs.ext4 disk.img", "mkfs.vfat -C fat.img 1440", "mkswap ./swapfile"},
 	},
 	{
 		ID: "kill.all", Severity: Critical, Reason: "killing init or every process", Suggest: "kill the one process you mean, by its PID",
@@ -332,15 +358,31 @@ var baseRules = []*Rule{
 	{
 		ID: "hooks.bypass-env", Severity: High, Reason: "an environment variable that turns hooks or sentinel off", Suggest: "run with the hooks on",
 		Match: func(c *Command, e *Env) bool {
-			for k, v := range assignments(c) {
-				if bypassVar(k, v) {
+			m := assignments(c)
+			for k, v := range m {
+				if bypassVar(k, v, m) {
 					return true
+				}
+				if gitRelocators[k] && (c.Name() != "git" || hookRunning[c.sub()] || c.git().computed) {
+					return true
+				}
+			}
+			if c.Name() == "git" && hookRunning[c.sub()] {
+				g := c.git()
+				for _, o := range g.global.opts {
+					if o.id == "git-dir" || o.id == "work-tree" {
+						return true
+					}
 				}
 			}
 			return false
 		},
-		Deny:  []string{"HUSKY=0 git commit -m x", "LEFTHOOK=0 git push", "SKIP=sentinel git commit -m x", "export GIT_CONFIG_PARAMETERS=\"'core.hooksPath=/x'\"", "env SENTINEL_BIN=/bin/true git commit", "GIT_CONFIG_COUNT=1 git commit"},
-		Allow: []string{"FOO=1 make", "GOFLAGS=-mod=mod go test ./..."},
+		Deny: []string{"HUSKY=0 git commit -m x", "LEFTHOOK=0 git push", "SKIP=sentinel git commit -m x", "export GIT_CONFIG_PARAMETERS=\"'core.hooksPath=/x'\"", "env SENTINEL_BIN=/bin/true git commit",
+			"GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0=/x git commit", "GIT_CONFIG_GLOBAL=/tmp/g git commit -m x", "GIT_CONFIG_SYSTEM=/tmp/s git push",
+			"GIT_DIR=/tmp/other/.git git commit -m x", "GIT_INDEX_FILE=/tmp/idx git commit -m x", "export GIT_DIR=/tmp/x", "GIT_DIR=/tmp/x bash -c 'git commit -m x'",
+			"git --git-dir=/tmp/x/.git commit -m x", "GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null git commit"},
+		Allow: []string{"FOO=1 make", "GOFLAGS=-mod=mod go test ./...", "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0=x git commit -m x",
+			"GIT_DIR=/tmp/x/.git git log", "GIT_PAGER=cat git log", "git --git-dir=../other/.git log --oneline"},
 	},
 	{
 		ID: "sentinel.disarm", Severity: High, Reason: "a command that lowers sentinel's guard (accept, uninstall, guard uninstall, its merge driver)",
@@ -553,4 +595,14 @@ func (c *Command) findPrimary(p string) bool {
 		}
 	}
 	return false
+}
+
+// isDevice reports a path that is a disk device: under /dev, or a block
+// device on this machine.
+func isDevice(p string, e *Env) bool {
+	if strings.HasPrefix(p, "/dev/") {
+		return true
+	}
+	fi, err := os.Stat(e.Resolve(p))
+	return err == nil && fi.Mode()&os.ModeDevice != 0
 }

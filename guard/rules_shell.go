@@ -1,0 +1,162 @@
+package guard
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/gitsentinel/sentinel/trailers"
+)
+
+// shellRules are about code the guard cannot see before it runs, and about
+// an agent hiding what it is.
+var shellRules = []*Rule{
+	{
+		ID: "input.dynamic-code", Severity: High, Asks: true, Reason: "running code that arrives on stdin or from a computed string the guard cannot read",
+		Suggest: "write the commands out, or save the script and show it first",
+		Match: func(c *Command, e *Env) bool {
+			name := c.Name()
+			switch {
+			case isShell(name):
+				p := c.opts()
+				if p.on("c") {
+					return false
+				}
+				readsStdin := len(p.operands) == 0 || p.on("s") || p.operands[0] == "-" || p.operands[0] == "/dev/stdin"
+				return readsStdin && c.StdinDynamic || len(p.operands) > 0 && strings.Contains(p.operands[0], "<(…)")
+			case name == "source" || name == ".":
+				ops := c.operands()
+				return len(ops) > 0 && (strings.Contains(ops[0], "<(…)") || strings.Contains(ops[0], "$(…)") || ops[0] == "/dev/stdin")
+			case name == "eval" && !c.SetupEval:
+				for _, a := range c.Args() {
+					if strings.Contains(a, "$(…)") || strings.Contains(a, "$") {
+						return true
+					}
+				}
+			}
+			return false
+		},
+		Deny: []string{"cat script.sh | bash", "base64 -d payload | sh", "curl_output | sh -s", "tee >(bash) < x", "eval \"$(cat cmds)\"", "source <(cat x)",
+			"echo \"$X\" | sh", "bash <(cat x.sh)", "eval $CMD"},
+		Allow: []string{"bash script.sh", "sh -c 'ls'", "echo ls | sh", "eval \"$(direnv hook bash)\"", "eval \"$(ssh-agent -s)\"", "cat x | grep y", "source venv/bin/activate", "eval echo hi"},
+	},
+	{
+		ID: "input.unknown-args", Severity: High, Asks: true, Reason: "a destructive command completed with input the guard cannot read (xargs, parallel)",
+		Suggest: "list the files first, then run the command on them by name",
+		Match: func(c *Command, e *Env) bool {
+			if !c.ArgsUnknown {
+				return false
+			}
+			switch c.Name() {
+			case "rm", "rmdir", "unlink", "shred", "mv", "cp", "dd", "chmod", "chown", "chgrp", "truncate", "git", "kill", "pkill", "find", "sudo", "eval", "tee", "ln", "install", "rsync", "srm":
+				return true
+			}
+			return isShell(c.Name()) || isInterpreter(c.Name())
+		},
+		Deny:  []string{"some-tool | xargs rm", "cat list | xargs rm -rf", "curl -s https://x | xargs rm -f", "cat cmds | xargs -I{} sh -c '{}'", "cat files | parallel rm -rf {}"},
+		Allow: []string{"find . -name '*.go' | xargs grep TODO", "find . -name '*.o' | xargs rm -f", "git ls-files -z | xargs -0 rm -f", "git ls-files | xargs wc -l", "echo a b | xargs echo", "ls | xargs -n1 basename"},
+	},
+	{
+		ID: "shell.startup-file", Severity: High, Asks: true, Reason: "a shell told to run a startup file first (BASH_ENV, ENV, --rcfile, --init-file)",
+		Suggest: "source the file in the command itself, where the guard can read it",
+		Match: func(c *Command, e *Env) bool {
+			for k, v := range assignments(c) {
+				if (k == "BASH_ENV" || k == "ENV" || k == "ZDOTDIR" || k == "PROMPT_COMMAND") && v != "" {
+					return true
+				}
+			}
+			if isShell(c.Name()) {
+				p := c.opts()
+				_, rc := p.value("rcfile")
+				_, init := p.value("init-file")
+				return rc || init
+			}
+			return false
+		},
+		Deny:  []string{"BASH_ENV=./x.sh bash -c ls", "export BASH_ENV=/tmp/x", "bash --rcfile /tmp/evil -i", "bash --init-file x.sh", "ENV=/tmp/e sh -c true"},
+		Allow: []string{"bash -c ls", "bash --norc -c ls", "export EDITOR=vim"},
+	},
+	{
+		ID: "agent.marker", Severity: High, Reason: "removing or changing the variable that tells sentinel an agent is at work, so that a commit passes as a person's",
+		Suggest: "commit as the agent: sentinel adds Assisted-by for you",
+		Match: func(c *Command, e *Env) bool {
+			markers := agentMarkers()
+			for _, u := range c.Unset {
+				if markers[u] {
+					return true
+				}
+			}
+			for k := range c.Env {
+				if markers[k] {
+					return true
+				}
+			}
+			switch c.Name() {
+			case "unset":
+				for _, op := range c.operands() {
+					if markers[op] {
+						return true
+					}
+				}
+			case "export", "declare", "typeset", "readonly", "local":
+				neg := false
+				for _, a := range c.Args() {
+					if a == "-n" || strings.HasPrefix(a, "+") {
+						neg = true
+					}
+				}
+				for _, op := range c.operands() {
+					k, _, hasValue := strings.Cut(op, "=")
+					if markers[k] && (neg || hasValue) {
+						return true
+					}
+				}
+			}
+			if c.ClearEnv {
+				name := c.Name()
+				return name == "git" || name == "sentinel" || isShell(name) || isInterpreter(name) || name == "make"
+			}
+			return false
+		},
+		Deny: []string{"unset CLAUDECODE", "env -u CLAUDECODE git commit -m x", "CLAUDECODE= git commit -m x", "export -n CLAUDECODE", "unset -v CLAUDECODE CLAUDE_CODE_ENTRYPOINT",
+			"env -i git commit -m x", "env --unset=CODEX_SANDBOX git commit -m x", "export CLAUDECODE=0", "AI_AGENT= git commit -m x", "env -i bash -c 'git commit -m x'",
+			"declare +x CLAUDECODE", "CURSOR_AGENT=0 git commit -m x"},
+		Allow: []string{"unset GOFLAGS", "env -u GOFLAGS go test ./...", "echo $CLAUDECODE", "export PATH=$PATH:/x", "env -i PATH=/usr/bin ls"},
+	},
+	{
+		ID: "file.shred", Severity: High, Reason: "shredding a file, which makes it unrecoverable", Suggest: "rm it, so that it can be restored from git or a backup",
+		Match: func(c *Command, e *Env) bool { return c.Name() == "shred" || c.Name() == "srm" },
+		Deny:  []string{"shred secret.txt", "shred -u notes.md", "shred --remove=wipe x", "srm -r dir"},
+		Allow: []string{"rm secret.txt", "echo shred"},
+	},
+	{
+		ID: "find.delete-all", Severity: High, Reason: "find -delete with nothing that selects what it deletes: everything below its start paths",
+		Suggest: "add the tests that select the files (-name, -type, -mtime), or rm the directory you mean",
+		Match: func(c *Command, e *Env) bool {
+			return c.Name() == "find" && c.findPrimary("-delete") && !findFilters(c)
+		},
+		Deny:  []string{"find . -delete", "find src -delete", "find /tmp/x -depth -delete"},
+		Allow: []string{"find . -name '*.orig' -delete", "find build -type f -mtime +7 -delete", "find . -name x"},
+	},
+}
+
+// isInterpreter reports a language interpreter that runs a program given
+// on its command line or stdin.
+func isInterpreter(name string) bool {
+	switch strings.TrimRight(name, "0123456789.") {
+	case "python", "pypy", "node", "nodejs", "bun", "deno", "perl", "ruby", "php", "awk", "gawk", "mawk", "nawk", "lua", "luajit", "tclsh", "Rscript", "osascript", "pwsh", "powershell":
+		return true
+	}
+	return false
+}
+
+// agentMarkers are the variables through which sentinel knows an agent
+// is at work.
+var agentMarkers = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{"AI_AGENT": true, "AGENT": true, "SENTINEL_AGENT": true}
+	for _, a := range trailers.Known {
+		for _, mk := range a.Markers {
+			m[mk.Var] = true
+		}
+	}
+	return m
+})
