@@ -170,6 +170,13 @@ func evaluateOne(c *Command, e *Env, p *Policy, d *Decision) {
 				Reason: fmt.Sprintf("sentinel guard [%s, HIGH]: %s (%s); instead: ask a person to change it", pf.ID, pf.Reason, w)})
 		}
 	}
+	for _, r := range commandReads(c) {
+		for _, f := range e.secretReads(r) {
+			d.add(Finding{RuleID: "secrets.read", Severity: High, Verdict: Deny, Command: c.Text,
+				Reason: fmt.Sprintf("sentinel guard [secrets.read, HIGH]: reading %s puts it in the transcript; instead: ask a person for the value you need", f.Reason)})
+			break
+		}
+	}
 }
 
 // EvaluateWrite decides on a file tool's write to a path.

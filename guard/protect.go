@@ -176,7 +176,7 @@ func (e *Env) secret(p string) *PathFinding {
 	}
 	if rel == ".ssh" || strings.HasPrefix(rel, ".ssh/") {
 		switch {
-		case rel == ".ssh", strings.HasSuffix(base, ".pub"), strings.HasPrefix(base, "known_hosts"), base == "config", base == "authorized_keys":
+		case strings.HasSuffix(base, ".pub"), strings.HasPrefix(base, "known_hosts"), base == "config", base == "authorized_keys":
 		default:
 			return &PathFinding{ID: "path.credentials-dir", Reason: "~/.ssh/" + path.Base(p) + ", an ssh key"}
 		}
