@@ -78,7 +78,10 @@ func (t *Target) HookCommand(bin string, pathFallback bool) (string, error) {
 	if pathFallback {
 		run = "if [ -x " + q + " ]; then " + run + "; else sentinel guard --agent " + t.Agent + "; fi"
 	}
-	return "/bin/sh -c '" + run + "; s=$?; " + t.fail.tail() + "'", nil
+	// The rest of the event is read before the script exits: a host still
+	// writing it to a hook that has gone gets a broken pipe, which Codex
+	// takes for a failed hook and lets the call run.
+	return "/bin/sh -c '" + run + "; s=$?; cat >/dev/null 2>&1; " + t.fail.tail() + "'", nil
 }
 
 // InstallPaths lists every file `sentinel guard install` writes, for every

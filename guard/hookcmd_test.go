@@ -407,3 +407,36 @@ func TestInstallPaths(t *testing.T) {
 		})
 	}
 }
+
+// TestHookCommandReadsTheWholeEvent writes a large event to a command whose
+// binary is missing, and to one whose binary stops reading early: the host
+// must not get a broken pipe, which Codex takes for a failed hook and lets
+// the call run.
+func TestHookCommandReadsTheWholeEvent(t *testing.T) {
+	event := append([]byte(`{"tool_name":"Write","tool_input":{"content":"`), bytes.Repeat([]byte("x"), 2<<20)...)
+	event = append(event, `"}}`...)
+	for name, tg := range Targets {
+		dir := t.TempDir()
+		early := filepath.Join(dir, "early", "sentinel")
+		os.MkdirAll(filepath.Dir(early), 0o755)
+		os.WriteFile(early, []byte("#!/bin/sh\nhead -c 10 >/dev/null\nexit 0\n"), 0o755)
+		for _, bin := range []string{filepath.Join(dir, "gone", "sentinel"), early} {
+			cmd, _ := tg.HookCommand(bin, true)
+			c := exec.Command("/bin/sh", "-c", cmd)
+			c.Env = []string{"PATH=/usr/bin:/bin"}
+			in, err := c.StdinPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := c.Start(); err != nil {
+				t.Fatal(err)
+			}
+			_, werr := in.Write(event)
+			in.Close()
+			c.Wait()
+			if werr != nil {
+				t.Errorf("%s, %s: writing the event: %v", name, filepath.Base(filepath.Dir(bin)), werr)
+			}
+		}
+	}
+}
