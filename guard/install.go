@@ -18,9 +18,6 @@ import (
 // short, because the hosts' defaults are long and they fail open.
 const HookTimeoutSeconds = 5
 
-// marker finds sentinel's own entries in an agent's settings.
-const marker = "sentinel guard"
-
 // Target is where one agent keeps its hooks, and how sentinel's entry looks.
 type Target struct {
 	// Agent is the dialect's name.
@@ -32,6 +29,8 @@ type Target struct {
 	entries func(command string) map[string][]any
 	// top are keys the file must hold (Cursor and Copilot's "version").
 	top map[string]any
+	// fail is how the command refuses when sentinel cannot answer.
+	fail failure
 }
 
 func claudeStyle(event, matcher string, timeout int) func(string) map[string][]any {
@@ -53,13 +52,13 @@ var Targets = map[string]*Target{
 		// Gemini CLI counts hook timeouts in milliseconds.
 		entries: claudeStyle("BeforeTool", "run_shell_command|write_file|replace", HookTimeoutSeconds*1000)},
 	"cursor": {Agent: "cursor", Project: ".cursor/hooks.json", User: ".cursor/hooks.json",
-		top: map[string]any{"version": 1},
+		top: map[string]any{"version": 1}, fail: failCursor,
 		entries: func(cmd string) map[string][]any {
 			e := map[string]any{"command": cmd, "timeout": HookTimeoutSeconds, "failClosed": true}
 			return map[string][]any{"beforeShellExecution": {e}, "preToolUse": {e}}
 		}},
 	"copilot": {Agent: "copilot", Project: ".github/hooks/sentinel.json", User: ".copilot/hooks/sentinel.json",
-		top: map[string]any{"version": 1},
+		top: map[string]any{"version": 1}, fail: failCopilot,
 		entries: func(cmd string) map[string][]any {
 			return map[string][]any{"preToolUse": {map[string]any{"type": "command", "bash": cmd, "timeoutSec": HookTimeoutSeconds}}}
 		}},
@@ -103,10 +102,12 @@ func readSettings(path string) (map[string]any, []byte, error) {
 	return m, data, nil
 }
 
-// isOurs reports an entry that runs sentinel's guard.
+// isOurs reports an entry that runs sentinel's guard, in any form an
+// install ever wrote: the bare `sentinel guard --agent NAME`, an absolute
+// path, or the sh -c script that fails closed.
 func isOurs(entry any) bool {
-	b, _ := json.Marshal(entry)
-	return bytes.Contains(b, []byte(marker))
+	_, _, ok := guardEntry(entry)
+	return ok
 }
 
 // withoutOurs drops sentinel's entries from an event's list. A group of
@@ -153,12 +154,15 @@ type InstallResult struct {
 // with what is there: no key is dropped, other hooks stay, a second install
 // changes nothing. The original is kept once as <path>.sentinel-backup and
 // the file is replaced atomically. A file that is not JSON is refused and
-// left untouched.
+// left untouched. command is the hook command, as HookCommand writes it; an
+// entry any sentinel wrote before, in whatever form, is replaced.
 func Install(t *Target, path, command string) (*InstallResult, error) {
 	m, orig, err := readSettings(path)
 	if err != nil {
 		return nil, err
 	}
+	// A file that already runs the guard is not the user's original.
+	keep := orig != nil && len(guardHooks(m)) == 0
 	for k, v := range t.top {
 		if _, ok := m[k]; !ok {
 			m[k] = v
@@ -179,17 +183,18 @@ func Install(t *Target, path, command string) (*InstallResult, error) {
 		hooks[event] = append(withoutOurs(list), add...)
 	}
 	m["hooks"] = hooks
-	return write(path, m, orig)
+	return write(path, m, orig, keep)
 }
 
 // Uninstall removes sentinel's entries from an agent's settings, and the
-// lists and objects that only held them.
+// lists and objects that only held them. A file without them is left as it
+// is, byte for byte.
 func Uninstall(t *Target, path string) (*InstallResult, error) {
 	m, orig, err := readSettings(path)
 	if err != nil {
 		return nil, err
 	}
-	if orig == nil {
+	if orig == nil || len(guardHooks(m)) == 0 {
 		return &InstallResult{Path: path}, nil
 	}
 	hooks, _ := m["hooks"].(map[string]any)
@@ -205,19 +210,18 @@ func Uninstall(t *Target, path string) (*InstallResult, error) {
 	if hooks != nil && len(hooks) == 0 {
 		delete(m, "hooks")
 	}
-	return write(path, m, orig)
+	return write(path, m, orig, false)
 }
 
 // Installed reports whether an agent's settings run sentinel's guard.
 func Installed(path string) (bool, error) {
-	m, _, err := readSettings(path)
-	if err != nil {
-		return false, err
-	}
-	return isOurs(m["hooks"]), nil
+	hooks, err := InstalledHooks(path)
+	return len(hooks) > 0, err
 }
 
-func write(path string, m map[string]any, orig []byte) (*InstallResult, error) {
+// write replaces the settings file with m, unless that changes nothing;
+// with keep, the original is first copied to its backup, once.
+func write(path string, m map[string]any, orig []byte, keep bool) (*InstallResult, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
@@ -229,8 +233,8 @@ func write(path string, m map[string]any, orig []byte) (*InstallResult, error) {
 	if bytes.Equal(buf.Bytes(), orig) {
 		return res, nil
 	}
-	if orig != nil && !bytes.Contains(orig, []byte(marker)) {
-		backup := path + ".sentinel-backup"
+	if keep {
+		backup := path + BackupSuffix
 		if _, err := os.Stat(backup); errors.Is(err, fs.ErrNotExist) {
 			if err := atomicfile.WriteFile(backup, orig, 0o644); err != nil {
 				return nil, err

@@ -95,27 +95,45 @@ func runDoctor(c *cli.Context, e *env) error {
 	sort.Strings(agents)
 	for _, name := range agents {
 		t := guard.Targets[name]
-		var places []struct{ path, flag, dir string }
+		type place struct{ path, flag, dir string }
+		var places []place
 		if rerr == nil {
-			places = append(places, struct{ path, flag, dir string }{filepath.Join(root, filepath.FromSlash(t.Project)), "--project", filepath.Join(root, strings.Split(t.Project, "/")[0])})
+			places = append(places, place{filepath.Join(root, filepath.FromSlash(t.Project)), "--project", filepath.Join(root, strings.Split(t.Project, "/")[0])})
 		}
 		if home != "" {
-			places = append(places, struct{ path, flag, dir string }{filepath.Join(home, filepath.FromSlash(t.User)), "--user", filepath.Join(home, strings.Split(t.User, "/")[0])})
+			places = append(places, place{filepath.Join(home, filepath.FromSlash(t.User)), "--user", filepath.Join(home, strings.Split(t.User, "/")[0])})
 		}
+		// The host runs the entries of every file, so the guard is
+		// installed when either file has it, and one entry whose binary
+		// is gone refuses every call.
+		installed := false
+		var absent []place
 		for _, pl := range places {
-			ok, err := guard.Installed(pl.path)
+			hooks, err := guard.InstalledHooks(pl.path)
 			switch {
 			case err != nil:
 				line(false, "%s guard: %v", name, err)
-			case ok:
-				line(true, "%s guard (%s)", name, pl.path)
+			case len(hooks) == 0:
+				absent = append(absent, pl)
 			default:
-				// Only agents that are in use here: their settings
-				// directory exists.
-				if _, err := os.Stat(pl.dir); err == nil {
-					line(false, "%s guard (%s)", name, pl.path)
+				installed = true
+				if why := missingBinary(e, hooks); why != "" {
+					line(false, "%s guard (%s): missing binary: %s", name, pl.path, why)
 					fixes = append(fixes, fmt.Sprintf("sentinel guard install --agent %s %s", name, pl.flag))
+				} else {
+					line(true, "%s guard (%s)", name, pl.path)
 				}
+			}
+		}
+		if installed {
+			continue
+		}
+		for _, pl := range absent {
+			// Only agents that are in use here: their settings
+			// directory exists.
+			if _, err := os.Stat(pl.dir); err == nil {
+				line(false, "%s guard (%s)", name, pl.path)
+				fixes = append(fixes, fmt.Sprintf("sentinel guard install --agent %s %s", name, pl.flag))
 			}
 		}
 	}
@@ -134,4 +152,17 @@ func runDoctor(c *cli.Context, e *env) error {
 		return &policyError{"gaps"}
 	}
 	return nil
+}
+
+// missingBinary says why some guard entry cannot run sentinel here, or "".
+func missingBinary(e *env, hooks []guard.Hook) string {
+	seen := map[string]bool{}
+	var why []string
+	for _, h := range hooks {
+		if w := h.Missing(e.getenv, exec.LookPath); w != "" && !seen[w] {
+			seen[w] = true
+			why = append(why, w)
+		}
+	}
+	return strings.Join(why, "; ")
 }

@@ -151,14 +151,18 @@ func runGuardInstall(c *cli.Context, e *env, o guardInstallOptions, remove bool)
 	if t == nil {
 		return &usageError{fmt.Errorf("--agent %q: sentinel installs into claude, codex, gemini, cursor and copilot", o.agent)}
 	}
-	path, command, err := guardTarget(e, t, o.user)
+	path, err := guardSettingsPath(e, t, o.user)
 	if err != nil {
 		return err
 	}
 	var res *guard.InstallResult
+	var bin, command string
 	if remove {
 		res, err = guard.Uninstall(t, path)
 	} else {
+		if bin, command, err = guardHookCommand(t, o.user); err != nil {
+			return err
+		}
 		res, err = guard.Install(t, path, command)
 	}
 	if err != nil {
@@ -171,8 +175,10 @@ func runGuardInstall(c *cli.Context, e *env, o guardInstallOptions, remove bool)
 		fmt.Fprintf(e.stdout, "%s: the guard is already installed\n", path)
 	case remove:
 		fmt.Fprintf(e.stdout, "%s: removed the guard\n", path)
+	case o.user:
+		fmt.Fprintf(e.stdout, "%s: installed the guard (runs %s; denies every call if it is missing)\n", path, bin)
 	default:
-		fmt.Fprintf(e.stdout, "%s: installed the guard (%s)\n", path, command)
+		fmt.Fprintf(e.stdout, "%s: installed the guard (runs %s, else sentinel on PATH; denies every call if neither is there)\n", path, bin)
 	}
 	if res.Backup != "" {
 		fmt.Fprintf(e.stdout, "kept the original as %s\n", res.Backup)
@@ -180,24 +186,57 @@ func runGuardInstall(c *cli.Context, e *env, o guardInstallOptions, remove bool)
 	return nil
 }
 
-// guardTarget returns the settings file and the command to write: in a
-// project's file the command is found on PATH (the file is shared); in
-// the user's own, it is this binary's absolute path.
-func guardTarget(e *env, t *guard.Target, user bool) (string, string, error) {
+// guardSettingsPath returns the agent's settings file: the project's, or
+// with user the one in the home directory.
+func guardSettingsPath(e *env, t *guard.Target, user bool) (string, error) {
 	if user {
 		home := e.getenv("HOME")
 		if home == "" {
-			return "", "", fmt.Errorf("HOME is not set: cannot find your settings; set it, or use --project")
+			return "", fmt.Errorf("HOME is not set: cannot find your settings; set it, or use --project")
 		}
-		bin, err := os.Executable()
-		if err != nil {
-			return "", "", err
-		}
-		if r, err := filepath.EvalSymlinks(bin); err == nil {
-			bin = r
-		}
-		return filepath.Join(home, filepath.FromSlash(t.User)), bin + " guard --agent " + t.Agent, nil
+		return filepath.Join(home, filepath.FromSlash(t.User)), nil
 	}
 	root := guard.NewEnv(e.dir, e.getenv).Project
-	return filepath.Join(root, filepath.FromSlash(t.Project)), "sentinel guard --agent " + t.Agent, nil
+	return filepath.Join(root, filepath.FromSlash(t.Project)), nil
+}
+
+// guardHookCommand returns this binary's absolute path, symbolic links
+// resolved, and the command to write. A bare `sentinel` would fail open
+// wherever the agent's PATH lacks it (the shell exits 127, which hosts take
+// for a non-blocking error), so the path is written out; in a project's
+// file, which other machines share, the command falls back to the sentinel
+// on PATH when that path is not there.
+func guardHookCommand(t *guard.Target, user bool) (string, string, error) {
+	bin, err := os.Executable()
+	if err != nil {
+		return "", "", fmt.Errorf("find the sentinel binary: %w", err)
+	}
+	if r, err := filepath.EvalSymlinks(bin); err == nil {
+		bin = r
+	}
+	flag := ""
+	if user {
+		flag = " --user"
+	}
+	if goRunBuild(bin) {
+		return "", "", fmt.Errorf("this sentinel is a temporary build (go run), deleted when it exits; install it (make install), then run: sentinel guard install --agent %s%s", t.Agent, flag)
+	}
+	command, err := t.HookCommand(bin, !user)
+	if err != nil {
+		return "", "", fmt.Errorf("the guard cannot run this binary from where it is: %w; move sentinel to a plain path (go install puts it in ~/go/bin), then run: sentinel guard install --agent %s%s", err, t.Agent, flag)
+	}
+	return bin, command, nil
+}
+
+// goRunBuild reports a binary `go run` built into its temporary directory
+// (go-build and digits), which goes when it exits: an entry naming it would
+// name a binary already gone.
+func goRunBuild(bin string) bool {
+	for _, dir := range strings.Split(filepath.ToSlash(filepath.Dir(bin)), "/") {
+		n := strings.TrimPrefix(dir, "go-build")
+		if n != dir && n != "" && strings.Trim(n, "0123456789") == "" {
+			return true
+		}
+	}
+	return false
 }

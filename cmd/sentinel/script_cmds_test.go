@@ -1,0 +1,72 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/gitsentinel/sentinel/guard"
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// scriptCmds are the scripts' own commands, beyond testscript's.
+var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
+	"realpath": cmdRealpath,
+	"sub":      cmdSub,
+	"hookrun":  cmdHookrun,
+}
+
+// cmdRealpath sets a variable to a path with its symbolic links resolved,
+// as os.Executable reports it: realpath VAR PATH.
+func cmdRealpath(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: realpath VAR PATH")
+	}
+	p, err := filepath.EvalSymlinks(ts.MkAbs(args[1]))
+	ts.Check(err)
+	ts.Setenv(args[0], p)
+}
+
+// cmdSub prints a file with every OLD replaced by NEW, so that a file
+// holding a machine's path compares with cmp: sub FILE OLD NEW.
+func cmdSub(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: sub FILE OLD NEW")
+	}
+	ts.Stdout().Write([]byte(strings.ReplaceAll(ts.ReadFile(args[0]), args[1], args[2])))
+}
+
+// cmdHookrun runs the guard command installed in an agent's settings as
+// the host would, through a shell with the event on stdin, and reports its
+// stdout, its stderr and then its exit status on stderr: hookrun SETTINGS
+// EVENT.
+func cmdHookrun(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: hookrun SETTINGS EVENT")
+	}
+	hooks, err := guard.InstalledHooks(ts.MkAbs(args[0]))
+	ts.Check(err)
+	if len(hooks) == 0 {
+		ts.Fatalf("%s runs no guard", args[0])
+	}
+	cmd := exec.Command("/bin/sh", "-c", hooks[0].Command)
+	cmd.Dir = ts.MkAbs(".")
+	for _, k := range []string{"PATH", "HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "TMPDIR"} {
+		if v := ts.Getenv(k); v != "" {
+			cmd.Env = append(cmd.Env, k+"="+v)
+		}
+	}
+	cmd.Stdin = bytes.NewReader([]byte(ts.ReadFile(args[1])))
+	cmd.Stdout, cmd.Stderr = ts.Stdout(), ts.Stderr()
+	code := 0
+	var ee *exec.ExitError
+	if err := cmd.Run(); errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		ts.Fatalf("hookrun: %v", err)
+	}
+	fmt.Fprintf(ts.Stderr(), "exit status %d\n", code)
+}
