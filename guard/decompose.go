@@ -102,7 +102,7 @@ type decomposer struct {
 	// ls-files on the left of a pipe lists: what xargs then passes on lies
 	// below them.
 	pipedPaths map[*syntax.CallExpr][]string
-	scope   *scope
+	scope      *scope
 }
 
 // Decompose parses shell code (Bash dialect) and returns every simple
@@ -570,6 +570,8 @@ func (d *decomposer) add(c *Command, depth int) error {
 	case isShell(name):
 		p := c.opts()
 		switch {
+		case p.on("n"):
+			return nil // -n reads and runs nothing
 		case p.on("c") && len(p.operands) > 0:
 			return sub(p.operands[0], name+" -c")
 		case len(p.operands) == 0 || p.on("s") || p.operands[0] == "-" || p.operands[0] == "/dev/stdin":

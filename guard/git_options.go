@@ -46,7 +46,7 @@ var gitSubs = sync.OnceValue(func() map[string]*cmdSpec {
 		"fetch":          "all a|append atomic upload-pack= f|force k|keep multiple p|prune P|prune-tags t|tags n depth= deepen= shallow-since= shallow-exclude= unshallow update-shallow refmap= o|server-option= 4|ipv4 6|ipv6 q|quiet v|verbose progress dry-run recurse-submodules? j|jobs= u|update-head-ok",
 		"pull":           "q|quiet v|verbose recurse-submodules? commit e|edit cleanup= ff ff-only log? signoff stat n|no-stat squash verify s|strategy= X|strategy-option= S|gpg-sign? autostash r|rebase? all a|append upload-pack= f|force t|tags p|prune j|jobs= depth= unshallow",
 		"clone":          "v|verbose q|quiet progress n|no-checkout bare mirror l|local no-hardlinks s|shared recurse-submodules? j|jobs= template= reference= dissociate o|origin= b|branch= u|upload-pack= depth= shallow-since= single-branch tags c|config= separate-git-dir= filter= sparse",
-		"submodule":      "q|quiet recursive",
+		"submodule":      "q|quiet recursive f|force all",
 		"bisect":         "",
 		"difftool":       "d|dir-diff y|no-prompt prompt t|tool= tool-help symlinks x|extcmd= g|gui trust-exit-code",
 		"filter-branch":  "",

@@ -177,7 +177,7 @@ func NewEnv(cwd string, getenv func(string) string) *Env {
 // sshKeyName matches ssh-keygen's key file names (id_rsa, id_ed25519_sk,
 // id_ecdsa-work) and not source files that merely start with "id_".
 var sshKeyName = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^id_(rsa|dsa|ecdsa|ed25519)(_sk)?([-_.][A-Za-z0-9_.-]*)?$`)
+	return regexp.MustCompile(`^(id_(rsa|dsa|ecdsa|ed25519)(_sk)?([-_.][A-Za-z0-9_.-]*)?|[A-Za-z0-9_.-]+[_-](rsa|dsa|ecdsa|ed25519)(_sk)?)$`)
 })
 
 // exists reports whether a path names something on disk, as the command

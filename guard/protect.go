@@ -169,7 +169,7 @@ func (e *Env) secret(p string) *PathFinding {
 	if home != "" && within(lower, home) {
 		rel = strings.TrimPrefix(strings.TrimPrefix(lower, home), "/")
 	}
-	for _, d := range []string{".aws", ".gnupg", ".kube", ".docker", ".config/gcloud", ".azure", ".config/gh", ".config/hub", ".password-store", ".vault-token", ".terraform.d/credentials.tfrc.json", ".cargo/credentials", ".cargo/credentials.toml", ".gem/credentials", ".claude/.credentials.json", ".codex/auth.json", ".gemini/oauth_creds.json", ".config/github-copilot", ".local/share/keyrings"} {
+	for _, d := range []string{".aws", ".gnupg", ".kube", ".docker", ".config/gcloud", ".azure", ".config/gh/hosts.yml", ".config/hub", ".password-store", ".vault-token", ".terraform.d/credentials.tfrc.json", ".cargo/credentials", ".cargo/credentials.toml", ".gem/credentials", ".claude/.credentials.json", ".codex/auth.json", ".gemini/oauth_creds.json", ".config/github-copilot", ".local/share/keyrings"} {
 		if rel == d || strings.HasPrefix(rel, d+"/") {
 			return &PathFinding{ID: "path.credentials-dir", Reason: "~/" + d + ", which holds credentials"}
 		}
@@ -182,10 +182,10 @@ func (e *Env) secret(p string) *PathFinding {
 		}
 	}
 	switch {
-	case (base == ".env" || strings.HasPrefix(base, ".env.")) && !hasAnySuffix(base, ".example", ".sample", ".template", ".dist", ".defaults"):
+	case (base == ".env" || strings.HasPrefix(base, ".env.")) && !strings.Contains(base, ".example") && !strings.Contains(base, ".sample") && !strings.Contains(base, ".template") && !hasAnySuffix(base, ".dist", ".defaults", ".schema"):
 		return &PathFinding{ID: "path.credentials", Reason: base + ", which holds secrets"}
 	case sshKeyName().MatchString(base) && !strings.HasSuffix(base, ".pub"),
-		hasAnySuffix(base, ".pem", ".key", ".p12", ".pfx", ".keystore", ".jks"),
+		hasAnySuffix(base, ".pem", ".key", ".p12", ".pfx", ".keystore", ".jks", ".ovpn", ".kdbx"),
 		base == "credentials.json", strings.HasPrefix(base, "secrets."), base == ".netrc", base == "_netrc", base == ".git-credentials", base == ".pypirc", base == "hosts.yml" && strings.Contains(lower, "/gh/"):
 		return &PathFinding{ID: "path.credentials", Reason: base + ", a credential file"}
 	case base == ".npmrc" && rel == ".npmrc":
@@ -242,6 +242,12 @@ func (e *Env) secretReads(raw string) []*PathFinding {
 	// The file may not exist yet, or the glob crosses directories: try the
 	// pattern against the secrets' own names in its directory.
 	dir, base := filepath.Split(pattern)
+	if !strings.HasPrefix(base, ".") {
+		// The shell passes a pattern that matches nothing as it is; only
+		// a hidden-file pattern (.e*, .*) is read as naming a secret that
+		// is not there yet.
+		return out
+	}
 	for _, name := range []string{".env", ".env.local", ".env.production", "id_rsa", "id_ed25519", "credentials", "config", "server.key", "key.pem"} {
 		if ok, _ := filepath.Match(base, name); ok {
 			if f := e.secret(filepath.Join(dir, name)); f != nil {

@@ -10,8 +10,7 @@ var metadataOnly = map[string]bool{
 	"unlink": true, "mkdir": true, "chmod": true, "chown": true, "chgrp": true, "chattr": true, "realpath": true, "readlink": true,
 	"basename": true, "dirname": true, "wc": true, "echo": true, "printf": true, "export": true, "cd": true, "pushd": true, "popd": true,
 	"mv": true, "ln": true, "find": true, "type": true, "which": true, "command": true, "exit": true, "true": true, "false": true,
-	"docker": true, "podman": true, "docker-compose": true, "kubectl": true, "helm": true, "code": true, "vim": true, "vi": true,
-	"nano": true, "emacs": true, "touch-file": true, "lsattr": true, "getfacl": true, "setfacl": true, "sha256sum": true, "md5sum": true,
+	"docker": true, "podman": true, "docker-compose": true, "kubectl": true, "helm": true, "touch-file": true, "lsattr": true, "getfacl": true, "setfacl": true, "sha256sum": true, "md5sum": true,
 	"sha1sum": true, "shasum": true, "b2sum": true, "cksum": true, "git": true, "dotenv": true, "direnv": true, "op": true, "sops": true,
 	"gpg": true, "age": true, "ssh": true, "ssh-add": true, "ssh-keygen": true, "scp": false, "npm": true, "yarn": true, "pnpm": true,
 	"make": true, "go": true, "cargo": true, "pytest": true, "jest": true, "uv": true, "poetry": true, "pip": true, "trash": true,
@@ -30,7 +29,7 @@ func commandReads(c *Command) []string {
 	switch {
 	case name == "git":
 		g := c.git()
-		if gitShowsContents[g.sub] {
+		if gitShowsContents[g.sub] && (g.sub != "log" || g.args.on("--patch") || g.args.on("-p") || g.args.on("--p")) {
 			for _, op := range g.args.operands {
 				if _, p, ok := strings.Cut(op, ":"); ok && p != "" {
 					op = p // HEAD:.env

@@ -45,6 +45,9 @@ type Rule struct {
 
 // git reads a git command against git's tables, once.
 func (c *Command) git() *gitCall {
+	if c.Name() != "git" {
+		return &gitCall{global: &parsed{afterDash: -1}, args: &parsed{afterDash: -1}, config: map[string]string{}}
+	}
 	if c.gitc == nil {
 		c.gitc = parseGit(c.Args())
 	}

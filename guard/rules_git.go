@@ -100,7 +100,7 @@ var gitRules = []*Rule{
 			g := c.git()
 			switch g.sub {
 			case "branch":
-				return g.args.on("D") || g.args.on("delete") && g.args.on("force") || g.args.on("M") || g.args.on("C") ||
+				return g.args.on("D") || g.args.on("delete") && g.args.on("force") || g.args.on("C") ||
 					g.args.on("force") && len(g.args.operands) > 0
 			case "tag":
 				return g.args.on("delete")
@@ -110,7 +110,7 @@ var gitRules = []*Rule{
 			return false
 		},
 		Deny: []string{"git branch -D feature", "git branch --delete --force old", "git branch -f main HEAD~3", "git update-ref -d refs/heads/main",
-			"git tag -d v1.0", "git tag --delete v1.0", "git branch -M main", "git branch --del --forc old", "git symbolic-ref -d HEAD", "git tag --del v2"},
+			"git tag -d v1.0", "git tag --delete v1.0", "git branch -C main old", "git branch --del --forc old", "git symbolic-ref -d HEAD", "git tag --del v2"},
 		Allow: []string{"git branch -d merged", "git branch", "git branch new", "git update-ref refs/heads/x HEAD", "git tag v1.0", "git tag -l", "git branch --list -v"},
 	},
 	{
@@ -272,7 +272,7 @@ func gitDiscards(g *gitCall, e *Env) bool {
 		if a.on("patch") {
 			return false
 		}
-		if a.on("force") {
+		if a.on("force") || a.on("pathspec-from-file") {
 			return true
 		}
 		if _, ok := a.value("b"); ok {
@@ -296,7 +296,7 @@ func gitDiscards(g *gitCall, e *Env) bool {
 			}
 			// A single operand is a branch unless it names a file or
 			// directory in the work tree (git's own reading).
-			if op != "-" && !strings.HasPrefix(op, "@") && e.exists(op) {
+			if strings.HasPrefix(op, "./") || strings.HasPrefix(op, "../") || op != "-" && !strings.HasPrefix(op, "@") && e.exists(op) {
 				return true
 			}
 		}
@@ -307,12 +307,18 @@ func gitDiscards(g *gitCall, e *Env) bool {
 			return false
 		}
 		staged, worktree := a.on("staged"), a.on("worktree")
-		if a.off("worktree") {
+		if a.off("worktree") || len(ops) == 0 && !a.on("pathspec-from-file") {
 			return false
 		}
 		return worktree || !staged
 	case "worktree":
 		return len(ops) > 0 && ops[0] == "remove" && a.on("force")
+	case "checkout-index":
+		return a.on("force")
+	case "read-tree":
+		return a.on("u") && (a.on("reset") || a.on("m"))
+	case "submodule":
+		return len(ops) > 0 && ops[0] == "deinit" && a.on("force")
 	case "rm":
 		return !a.on("cached") && !a.on("dry-run") && (a.on("force") || a.on("r"))
 	}

@@ -113,7 +113,7 @@ var shellRules = []*Rule{
 			}
 			if c.ClearEnv {
 				name := c.Name()
-				return name == "git" || name == "sentinel" || isShell(name) || isInterpreter(name) || name == "make"
+				return name == "git" && hookRunning[c.sub()] || name == "sentinel" || isShell(name) || isInterpreter(name) || name == "make"
 			}
 			return false
 		},
