@@ -279,6 +279,11 @@ var specs = sync.OnceValue(func() map[string]*cmdSpec {
 	gnu("chgrp", "c|changes f|silent|quiet v|verbose dereference h|no-dereference no-preserve-root preserve-root reference= R|recursive H L P")
 	gnu("kill", "s|signal= n= l|list L|table q|queue= timeout=")
 	m["kill"].numeric = true
+	gnu("kubectl", "n|namespace= context= kubeconfig= cluster= user= l|selector= o|output= f|filename= k|kustomize= A|all-namespaces s|server= token= as= grace-period= timeout=")
+	m["oc"] = m["kubectl"]
+	gnu("helm", "n|namespace= kube-context= kubeconfig= f|values= set= version= o|output=")
+	gnu("redis-cli", "h= p= a= n= u= user= pass= s= tls")
+	gnu("terraform", "chdir= var= var-file= target= state=")
 	posix("xargs", "0|null a|arg-file= d|delimiter= E= e|eof? I= i|replace? L= l|max-lines? n|max-args= o|open-tty P|max-procs= p|interactive process-slot-var= r|no-run-if-empty s|max-chars= show-limits t|verbose x|exit")
 	posix("env", "a|argv0= i|ignore-environment 0|null u|unset= C|chdir= S|split-string= block-signal? default-signal? ignore-signal? list-signal-handling v|debug")
 	posix("sudo", "A|askpass b|background C|close-from= D|chdir= E|preserve-env? e|edit g|group= H|set-home h|host= i|login K|remove-timestamp k|reset-timestamp l|list n|non-interactive P|preserve-groups p|prompt= R|chroot= r|role= S|stdin s|shell t|type= T|command-timeout= U|other-user= u|user= V|version v|validate")

@@ -252,7 +252,7 @@ func assignments(c *Command) map[string]string {
 }
 
 // Catalogue is every rule, CRITICAL first.
-var Catalogue = concat(baseRules, gitRules, shellRules)
+var Catalogue = concat(baseRules, gitRules, shellRules, infraRules)
 
 func concat(lists ...[]*Rule) []*Rule {
 	var out []*Rule

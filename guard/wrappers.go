@@ -33,6 +33,9 @@ func unwrap(c *Command) error {
 		switch name {
 		case "env":
 			rest = unwrapEnv(c)
+			if len(rest) == 0 {
+				return nil // env alone prints the environment
+			}
 		case "timeout":
 			rest = specFor("timeout").parse(c.Argv[1:]).operands
 			if len(rest) > 0 {
