@@ -60,7 +60,7 @@ func TestCorpus(t *testing.T) {
 			}
 		}
 	}
-	if total < 300 {
-		t.Errorf("the corpus holds %d commands, want at least 300", total)
+	if total < 1600 {
+		t.Errorf("the corpus holds %d commands, want at least 1600", total)
 	}
 }
