@@ -131,7 +131,7 @@ func (r *scriptRun) read(lang, src, via string) error {
 		}
 		return readRuby(r, src)
 	case "php":
-		if !scriptMentions(src, phpMarkers) {
+		if !scriptMentions(strings.ToLower(src), phpMarkers) {
 			return nil
 		}
 		return readPHP(r, src)

@@ -15,6 +15,7 @@ var scriptLanguages = []struct {
 	{"python", pyRules, pyExtraSamples, 25},
 	{"javascript", jsRules, jsExtraSamples, 25},
 	{"ruby", rbRules, rbExtraSamples, 15},
+	{"php", phpRules, phpExtraSamples, 15},
 }
 
 // TestScriptSamples runs every sample of every language: each rule must
