@@ -16,6 +16,8 @@ var scriptLanguages = []struct {
 	{"javascript", jsRules, jsExtraSamples, 25},
 	{"ruby", rbRules, rbExtraSamples, 15},
 	{"php", phpRules, phpExtraSamples, 15},
+	{"perl", plRules, plExtraSamples, 15},
+	{"awk", awkRules, awkExtraSamples, 15},
 }
 
 // TestScriptSamples runs every sample of every language: each rule must
