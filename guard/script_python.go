@@ -1,0 +1,1078 @@
+package guard
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/smacker/go-tree-sitter/python"
+)
+
+// pyMarkers is Python's prefilter: every name the reader resolves to an
+// effect ends in one of these.
+var pyMarkers = []string{
+	"system", "popen", "exec", "spawn", "subprocess", "run", "call", "check_", "Popen", "getoutput",
+	"remove", "unlink", "rmdir", "rmtree", "truncate", "open", "read", "write", "copy", "move",
+	"rename", "replace", "chmod", "chown", "symlink", "link", "touch", "eval", "compile",
+	"__import__", "import_module", "getattr", "__dict__", "globals", "vars", "__builtins__", "builtins",
+	"ctypes", "cffi", "pickle", "marshal", "runpy", "sh", "pty", "os", "shutil", "Path",
+}
+
+// pyRules is what Python calls do, each with its samples.
+var pyRules = []scriptRule{
+	{apis: []string{"os.system", "os.popen", "platform.popen", "commands.getoutput", "commands.getstatusoutput", "subprocess.getoutput", "subprocess.getstatusoutput", "asyncio.create_subprocess_shell"},
+		fn: shellAt(0, "cmd"),
+		samples: []scriptSample{
+			{"import os; os.system('rm -rf /')", []string{`exec sh "rm -rf /"`}},
+			{"import os\nos.popen('cat ~/.ssh/id_rsa').read()", []string{`exec sh "cat ~/.ssh/id_rsa"`}},
+			{"from os import system as s\ns('ls ' + x)", []string{`exec sh ? "ls …"`}},
+			{"import subprocess as sp; print(sp.getoutput('git push --force'))", []string{`exec sh "git push --force"`}},
+			{"import os; cmd = 'rm -rf ' + '/tmp/x'; os.system(cmd)", []string{`exec sh "rm -rf /tmp/x"`}},
+			{"import os; os.system(f'echo {x}')", []string{`exec sh ? "echo …"`}},
+			{"import os; os.system(' '.join(['git', 'reset', '--hard']))", []string{`exec sh "git reset --hard"`}},
+		}},
+	{apis: []string{"subprocess.run", "subprocess.call", "subprocess.check_call", "subprocess.check_output", "subprocess.Popen"},
+		fn: pySubprocess,
+		samples: []scriptSample{
+			{"import subprocess\nsubprocess.run(['rm', '-rf', '/'])", []string{`exec "rm" "-rf" "/"`}},
+			{"import subprocess; subprocess.call('rm -rf ~', shell=True)", []string{`exec sh "rm -rf ~"`}},
+			{"import subprocess; subprocess.check_output('ls')", []string{`exec "ls"`}},
+			{"from subprocess import Popen; Popen(('git', 'push', '-f'))", []string{`exec "git" "push" "-f"`}},
+			{"import subprocess; subprocess.run(['ls', d])", []string{`exec ? "ls" "…"`}},
+			{"import subprocess; subprocess.run(cmd, shell=True)", []string{`exec sh ? "…"`}},
+			{"import subprocess; subprocess.run('rm -rf /', shell=flag)", []string{`exec sh ? "rm -rf /"`}},
+			{"import subprocess, shlex; subprocess.run(shlex.split('rm -rf /'))", []string{`exec sh "rm -rf /"`}},
+			{"import subprocess; subprocess.run(['x', '-c', 'rm -rf /'], executable='/bin/sh')", []string{`exec "/bin/sh" "-c" "rm -rf /"`}},
+			{"import subprocess; subprocess.run(args=['rm', 'a'])", []string{`exec "rm" "a"`}},
+		}},
+	{apis: []string{"os.execl", "os.execle", "os.execlp", "os.execlpe", "os.execv", "os.execve", "os.execvp", "os.execvpe",
+		"os.spawnl", "os.spawnle", "os.spawnlp", "os.spawnlpe", "os.spawnv", "os.spawnve", "os.spawnvp", "os.spawnvpe",
+		"os.posix_spawn", "os.posix_spawnp"},
+		fn: pyExecFamily,
+		samples: []scriptSample{
+			{"import os; os.execvp('rm', ['rm', '-rf', '/'])", []string{`exec "rm" "-rf" "/"`}},
+			{"import os; os.execl('/bin/sh', 'sh', '-c', 'reboot')", []string{`exec "/bin/sh" "-c" "reboot"`}},
+			{"import os; os.spawnlp(os.P_WAIT, 'git', 'git', 'clean', '-fdx')", []string{`exec "git" "clean" "-fdx"`}},
+			{"import os; os.posix_spawn('/bin/rm', ['rm', '-r', 'x'], {})", []string{`exec "/bin/rm" "-r" "x"`}},
+		}},
+	{apis: []string{"pty.spawn", "asyncio.create_subprocess_exec", "sh.Command"},
+		fn: pyArgvRest,
+		samples: []scriptSample{
+			{"import pty; pty.spawn('/bin/bash')", []string{`exec "/bin/bash"`}},
+			{"import pty; pty.spawn(['sh', '-c', 'id'])", []string{`exec "sh" "-c" "id"`}},
+			{"import asyncio; asyncio.create_subprocess_exec('rm', '-rf', 'x')", []string{`exec "rm" "-rf" "x"`}},
+		}},
+	{apis: []string{"sh.*"},
+		fn: pyShModule,
+		samples: []scriptSample{
+			{"import sh; sh.rm('-rf', '/srv')", []string{`exec "rm" "-rf" "/srv"`}},
+			{"from sh import git; git('push', '--force')", []string{`exec "git" "push" "--force"`}},
+		}},
+	{apis: []string{"os.remove", "os.unlink", "os.rmdir", "os.removedirs", "pathlib.Path.unlink", "pathlib.Path.rmdir"},
+		fn: pyRemove,
+		samples: []scriptSample{
+			{"import os; os.remove('.env')", []string{`remove ".env"`}},
+			{"import os; os.unlink(os.path.join('a', 'b'))", []string{`remove "a/b"`}},
+			{"from pathlib import Path; Path('/etc/passwd').unlink()", []string{`remove "/etc/passwd"`}},
+			{"import pathlib; p = pathlib.Path.home() / '.ssh'; p.rmdir()", []string{`remove "~/.ssh"`}},
+			{"import os; os.rmdir(d)", []string{`remove ? "…"`}},
+			{"import os; list(map(os.remove, files))", []string{`remove ?`}},
+		}},
+	{apis: []string{"shutil.rmtree"},
+		fn: removeAt(0, "path", true),
+		samples: []scriptSample{
+			{"import shutil; shutil.rmtree('/')", []string{`remove -r "/"`}},
+			{"import shutil\np = '/'\nshutil.rmtree(p)", []string{`remove -r "/"`}},
+			{"import shutil, os; shutil.rmtree(os.path.expanduser('~'))", []string{`remove -r "~"`}},
+			{"import shutil, os; shutil.rmtree(os.environ['HOME'])", []string{`remove -r "~"`}},
+			{"import shutil\np = '/tmp/a'\nif x: p = '/'\nshutil.rmtree(p)", []string{`remove -r ? "…"`}},
+			{"import shutil\ndef f(p):\n    shutil.rmtree(p)\np = 'build'", []string{`remove -r ? "…"`}},
+		}},
+	{apis: []string{"open", "os.open", "pathlib.Path.open"},
+		fn: pyOpen,
+		samples: []scriptSample{
+			{"print(open('/etc/shadow').read())", []string{`read "/etc/shadow"`}},
+			{"open('.env', 'rb')", []string{`read ".env"`}},
+			{"with open('.git/hooks/pre-commit', 'w') as f: f.write('')", []string{`write ".git/hooks/pre-commit"`}},
+			{"open('a.txt', mode='a')", []string{`write "a.txt"`}},
+			{"open('a.txt', 'r+')", []string{`read "a.txt"`, `write "a.txt"`}},
+			{"open('a.txt', m)", []string{`write ? "a.txt"`}},
+			{"import io; io.open('.env')", []string{`read ".env"`}},
+			{"import os; os.open('x', os.O_WRONLY | os.O_CREAT)", []string{`write "x"`}},
+			{"from pathlib import Path\nwith Path('k').open('w') as f: pass", []string{`write "k"`}},
+			{"open(f'{d}/id_rsa')", []string{`read ? "…/id_rsa"`}},
+		}},
+	{apis: []string{"pathlib.Path.read_text", "pathlib.Path.read_bytes"},
+		fn: recvPath("read", false),
+		samples: []scriptSample{
+			{"from pathlib import Path; print(Path('~/.aws/credentials').expanduser().read_text())", []string{`read "~/.aws/credentials"`}},
+			{"import pathlib; pathlib.Path('/etc', 'hosts').read_bytes()", []string{`read "/etc/hosts"`}},
+		}},
+	{apis: []string{"pathlib.Path.write_text", "pathlib.Path.write_bytes", "pathlib.Path.touch", "pathlib.Path.symlink_to", "pathlib.Path.hardlink_to"},
+		fn: recvPath("write", false),
+		samples: []scriptSample{
+			{"from pathlib import Path; Path('.git/config').write_text('')", []string{`write ".git/config"`}},
+			{"from pathlib import Path as P; (P('a') / 'b.txt').touch()", []string{`write "a/b.txt"`}},
+		}},
+	{apis: []string{"os.truncate"},
+		fn: pathAt("write", 0, "path"),
+		samples: []scriptSample{
+			{"import os; os.truncate('.git/HEAD', 0)", []string{`write ".git/HEAD"`}},
+		}},
+	{apis: []string{"os.symlink", "os.link"},
+		fn: pathAt("write", 1, "dst"),
+		samples: []scriptSample{
+			{"import os; os.symlink('/etc/passwd', 'p')", []string{`write "p"`}},
+		}},
+	{apis: []string{"shutil.copy", "shutil.copy2", "shutil.copyfile", "shutil.copytree"},
+		fn: copyFrom(0, 1),
+		samples: []scriptSample{
+			{"import shutil; shutil.copy('~/.ssh/id_rsa', '/tmp/k')", []string{`read "~/.ssh/id_rsa"`, `write "/tmp/k"`}},
+			{"import shutil; shutil.copytree('src', 'dst')", []string{`read "src"`, `write "dst"`}},
+		}},
+	{apis: []string{"shutil.move", "os.rename", "os.replace", "os.renames"},
+		fn: renameFrom(0, 1),
+		samples: []scriptSample{
+			{"import shutil; shutil.move('.git', '/tmp/g')", []string{`rename ".git" "/tmp/g"`}},
+			{"import os; os.replace('a', 'b')", []string{`rename "a" "b"`}},
+		}},
+	{apis: []string{"pathlib.Path.rename", "pathlib.Path.replace"},
+		fn: func(c *scall) []ScriptEffect {
+			return []ScriptEffect{pathEffect(c, "rename", sval{s: c.recv.s, known: c.recv.known}, pyPathArg(c.at(0)))}
+		},
+		samples: []scriptSample{
+			{"from pathlib import Path; Path('a').rename('b')", []string{`rename "a" "b"`}},
+		}},
+	{apis: []string{"os.chmod", "os.chown", "os.lchown", "os.lchmod", "shutil.chown"},
+		fn: pathAt("chmod", 0, "path"),
+		samples: []scriptSample{
+			{"import os; os.chmod('/etc/sudoers', 0o777)", []string{`chmod "/etc/sudoers"`}},
+		}},
+	{apis: []string{"pathlib.Path.chmod", "pathlib.Path.lchmod"},
+		fn: recvPath("chmod", false),
+		samples: []scriptSample{
+			{"from pathlib import Path; Path('x').chmod(0o777)", []string{`chmod "x"`}},
+		}},
+	{apis: []string{"eval", "exec", "compile", "execfile"},
+		fn: pyEval,
+		samples: []scriptSample{
+			{"exec(\"import os; os.system('reboot')\")", []string{`exec sh "reboot"`}},
+			{"eval(input())", []string{`exec ?`}},
+			{"exec(code)", []string{`exec ?`}},
+			{"import base64; exec(base64.b64decode('aW1wb3J0IG9z'))", []string{`exec ?`}},
+			{"eval('1 + 1')", nil},
+		}},
+	{apis: []string{"__import__", "importlib.import_module"},
+		fn: pyImport,
+		samples: []scriptSample{
+			{"__import__('os').system('id')", []string{`exec sh "id"`}},
+			{"import importlib; importlib.import_module('shutil').rmtree('/x')", []string{`remove -r "/x"`}},
+			{"m = __import__(name)", []string{`exec ?`}},
+			{"__import__('json').dumps(1)", nil},
+		}},
+	{apis: []string{"getattr"},
+		fn: pyGetattr,
+		samples: []scriptSample{
+			{"import os; getattr(os, 'sys' + 'tem')('rm -rf /')", []string{`exec sh "rm -rf /"`}},
+			{"import os; getattr(os, name)('x')", []string{`exec ?`}},
+			{"getattr(self, name)()", nil},
+		}},
+	{apis: []string{"ctypes.*", "cffi.*", "pickle.loads", "pickle.load", "marshal.loads", "_posixsubprocess.fork_exec", "code.interact", "os.fork"},
+		fn: unknownExec,
+		samples: []scriptSample{
+			{"import ctypes; ctypes.CDLL(None).system(b'id')", []string{`exec ?`}},
+			{"import pickle; pickle.loads(data)", []string{`exec ?`}},
+		}},
+	{apis: []string{"runpy.run_path", "runpy.run_module"},
+		fn: func(c *scall) []ScriptEffect {
+			return []ScriptEffect{argvEffect(c.api, []sval{lit("python3"), c.at(0)})}
+		},
+		samples: []scriptSample{
+			{"import runpy; runpy.run_path('evil.py')", []string{`exec "python3" "evil.py"`}},
+		}},
+}
+
+// pyExtraSamples are the samples of what no single rule covers: negatives,
+// and reading that spans rules.
+var pyExtraSamples = []scriptSample{
+	{"print('hello')", nil},
+	{"import os; print(os.getcwd())", nil},
+	{"import os; print(os.path.join('a', 'b'), os.environ.get('X'))", nil},
+	{"import json, sys; json.dump(json.load(sys.stdin), sys.stdout, indent=2)", nil},
+	{"import subprocess; print(subprocess.PIPE)", nil},
+	{"def open(p): pass\nopen('x')", nil},
+	{"x = 'os.system(\"rm -rf /\")'", nil},
+	{"# os.system('rm -rf /')\nprint(1)", nil},
+	{"import sys; print(sys.version)", nil},
+	{"data = [l.strip() for l in open('in.txt')]", []string{`read "in.txt"`}},
+	{"import os as o, shutil as s; s.rmtree(o.getcwd())", []string{`remove -r "."`}},
+	{"import os.path; os.remove('y')", []string{`remove "y"`}},
+	{"from os import *; system('reboot')", []string{`exec sh "reboot"`}},
+	{"import posix; posix.system('id')", []string{`exec sh "id"`}},
+	{"import sys; sys.modules['os'].system('id')", []string{`exec sh "id"`}},
+	{"f = __import__('os').system; f('id')", []string{`exec sh "id"`}},
+	{"import builtins; builtins.exec('import shutil; shutil.rmtree(\"/\")')", []string{`remove -r "/"`}},
+	{"__builtins__.__dict__['ev' + 'al']('x')", nil},
+	{"globals()['__builtins__'].eval(s)", []string{`exec ?`}},
+	{"ｅｘｅｃ('x')", []string{`exec ?`}},
+	{"eval(\"__import__('os')\").system('id')", []string{`exec ?`}},
+	{"import os; os.system(r'echo \\n')", []string{`exec sh "echo \\n"`}},
+	{"import os; os.system('echo \\x41\\n')", []string{`exec sh "echo A\n"`}},
+	{"import os; os.system('a' 'b')", []string{`exec sh "ab"`}},
+	{"import os; os.system(b'id')", []string{`exec sh "id"`}},
+	{"import os; os.system(f'ls {\"-l\"}')", []string{`exec sh "ls -l"`}},
+	{"import os; os.system('rm -rf %s' % d)", []string{`exec sh ? "…"`}},
+}
+
+// pyCanonical maps module spellings to the names of the table.
+var pyCanonical = map[string]string{
+	"posix": "os", "nt": "os", "builtins": "", "__builtins__": "", "__builtin__": "", "io.open": "open", "codecs.open": "open",
+	"pathlib.PosixPath": "pathlib.Path", "pathlib.PurePath": "pathlib.Path", "pathlib.PurePosixPath": "pathlib.Path",
+	"pathlib.WindowsPath": "pathlib.Path", "Path": "pathlib.Path",
+}
+
+func pyCanon(ref string) string {
+	for i := len(ref); ; {
+		if to, ok := pyCanonical[ref[:i]]; ok {
+			rest := strings.TrimPrefix(ref[i:], ".")
+			switch {
+			case to == "" && rest == "":
+				return pyNamespace
+			case to == "":
+				return rest
+			case rest == "":
+				return to
+			}
+			return to + "." + rest
+		}
+		j := strings.LastIndexByte(ref[:i], '.')
+		if j < 0 {
+			return ref
+		}
+		i = j
+	}
+}
+
+// Refs that name no API: a path object, the builtins' namespace, a name
+// spelled outside ASCII, a module computed at run time.
+const (
+	pyPathObj   = "\x00path"
+	pyNamespace = "\x00namespace"
+	pyNonASCII  = "\x00nonascii"
+	pyDynamic   = "\x00dynamic"
+)
+
+// pyBuiltins are the builtin names a bare identifier refers to.
+var pyBuiltins = map[string]bool{"open": true, "eval": true, "exec": true, "compile": true, "execfile": true,
+	"__import__": true, "getattr": true, "globals": true, "locals": true, "vars": true, "__builtins__": true, "Path": true}
+
+// pyTable is pyRules by API.
+var pyTable = scriptTable(pyRules)
+
+// pyBinding is what a name is bound to in the script.
+type pyBinding struct {
+	node  *tnode // the expression assigned, once
+	ref   string // a module or function imported under the name
+	dirty bool   // bound more than once, or in a way not computed
+	state int    // 0 not evaluated, 1 evaluating, 2 done
+	val   sval
+}
+
+type pyReader struct {
+	r     *scriptRun
+	src   []byte
+	binds map[string]*pyBinding
+	stars []string
+}
+
+func readPython(r *scriptRun, src string) error {
+	b := []byte(src)
+	root, hasErr, err := r.parse(python.GetLanguage(), b)
+	if err != nil {
+		r.add(ScriptEffect{Kind: "exec", API: "python"})
+		return err
+	}
+	p := &pyReader{r: r, src: b, binds: map[string]*pyBinding{}}
+	root.walk(p.bind)
+	root.walk(p.visit)
+	if hasErr {
+		return ErrScriptSyntax
+	}
+	return nil
+}
+
+func (p *pyReader) text(n *tnode) string {
+	if n == nil {
+		return ""
+	}
+	return string(p.src[n.start:n.end])
+}
+
+func (p *pyReader) bindRef(name, ref string) {
+	if b, ok := p.binds[name]; ok {
+		if b.ref != ref {
+			b.dirty = true
+		}
+		return
+	}
+	p.binds[name] = &pyBinding{ref: ref}
+}
+
+func (p *pyReader) bindExpr(name string, n *tnode) {
+	if b, ok := p.binds[name]; ok {
+		b.dirty = true
+		return
+	}
+	p.binds[name] = &pyBinding{node: n}
+}
+
+func (p *pyReader) dirty(n *tnode) {
+	n.walk(func(x *tnode) {
+		if x.typ == "identifier" {
+			name := p.text(x)
+			if b, ok := p.binds[name]; ok {
+				b.dirty = true
+			} else {
+				p.binds[name] = &pyBinding{dirty: true}
+			}
+		}
+	})
+}
+
+// bind records what names are bound to: imports, assignments of one
+// value, and every other binding as not computed.
+func (p *pyReader) bind(n *tnode) {
+	switch n.typ {
+	case "import_statement":
+		for _, k := range n.kids {
+			switch k.typ {
+			case "dotted_name":
+				first := p.text(k.namedKids()[0])
+				p.bindRef(first, first)
+			case "aliased_import":
+				p.bindRef(p.text(k.child("alias")), p.text(k.child("name")))
+			}
+		}
+	case "import_from_statement":
+		mod := n.child("module_name")
+		if mod == nil || mod.typ != "dotted_name" {
+			p.dirty(n)
+			return
+		}
+		m := p.text(mod)
+		for _, k := range n.kids {
+			if k == mod {
+				continue
+			}
+			switch k.typ {
+			case "dotted_name":
+				p.bindRef(p.text(k), m+"."+p.text(k))
+			case "aliased_import":
+				p.bindRef(p.text(k.child("alias")), m+"."+p.text(k.child("name")))
+			case "wildcard_import":
+				p.stars = append(p.stars, m)
+			}
+		}
+	case "assignment":
+		left, right := n.child("left"), n.child("right")
+		for right != nil && right.typ == "assignment" {
+			right = right.child("right")
+		}
+		if left != nil && left.typ == "identifier" && right != nil && n.parent != nil && n.parent.typ != "assignment" {
+			p.bindExpr(p.text(left), right)
+		} else if left != nil && left.typ != "identifier" {
+			p.dirty(left)
+		} else if left != nil && n.parent != nil && n.parent.typ == "assignment" {
+			p.dirty(left)
+		}
+	case "named_expression":
+		if name := n.child("name"); name != nil {
+			p.bindExpr(p.text(name), n.child("value"))
+		}
+	case "augmented_assignment", "for_statement", "for_in_clause":
+		p.dirty(n.child("left"))
+	case "as_pattern_target", "global_statement", "nonlocal_statement", "delete_statement", "case_pattern":
+		p.dirty(n)
+	case "function_definition", "class_definition":
+		p.dirty(n.child("name"))
+	case "parameters", "lambda_parameters":
+		for _, k := range n.namedKids() {
+			switch k.typ {
+			case "identifier":
+				p.dirty(k)
+			case "default_parameter", "typed_default_parameter":
+				p.dirty(k.child("name"))
+			case "typed_parameter", "list_splat_pattern", "dictionary_splat_pattern":
+				for _, kk := range k.namedKids() {
+					if kk.typ == "identifier" {
+						p.dirty(kk)
+					}
+				}
+			}
+		}
+	}
+}
+
+// lookup evaluates a bare name.
+func (p *pyReader) lookup(name string) sval {
+	b, ok := p.binds[name]
+	if !ok {
+		for _, m := range p.stars {
+			if _, known := pyTable.lookup(pyCanon(m + "." + name)); known {
+				return sval{s: ScriptHole, ref: pyCanon(m + "." + name)}
+			}
+		}
+		if pyBuiltins[name] {
+			return sval{s: ScriptHole, ref: pyCanon(name)}
+		}
+		if !isASCIIIdent(name) {
+			// Python folds identifiers to NFKC: ｅｘｅｃ is exec.
+			return sval{s: ScriptHole, ref: pyNonASCII}
+		}
+		return unknownVal
+	}
+	switch {
+	case b.dirty:
+		return unknownVal
+	case b.ref != "":
+		return sval{s: ScriptHole, ref: pyCanon(b.ref)}
+	case b.state == 1:
+		return unknownVal
+	case b.state == 0:
+		b.state = 1
+		b.val = p.eval(b.node)
+		b.state = 2
+	}
+	return b.val
+}
+
+// eval computes an expression's value as far as literals allow.
+func (p *pyReader) eval(n *tnode) sval {
+	if n == nil {
+		return unknownVal
+	}
+	switch n.typ {
+	case "string":
+		return p.str(n)
+	case "concatenated_string":
+		out := lit("")
+		for _, k := range n.namedKids() {
+			out = concat(out, p.eval(k))
+		}
+		return out
+	case "parenthesized_expression":
+		if k := n.namedKids(); len(k) == 1 {
+			return p.eval(k[0])
+		}
+	case "true":
+		return sval{truth: 1}
+	case "false", "none":
+		return sval{truth: -1}
+	case "integer":
+		if p.text(n) == "0" {
+			return sval{truth: -1}
+		}
+		return sval{truth: 1}
+	case "list", "tuple":
+		var items []sval
+		for _, k := range n.namedKids() {
+			if k.typ == "list_splat" {
+				items = append(items, unknownVal)
+				continue
+			}
+			items = append(items, p.eval(k))
+		}
+		return listVal(items)
+	case "identifier":
+		return p.lookup(p.text(n))
+	case "attribute":
+		obj := p.eval(n.child("object"))
+		attr := p.text(n.child("attribute"))
+		return p.attr(obj, attr)
+	case "binary_operator":
+		l, r := p.eval(n.child("left")), p.eval(n.child("right"))
+		switch p.text(n.child("operator")) {
+		case "+":
+			if l.isList && r.isList {
+				return listVal(append(append([]sval(nil), l.list...), r.list...))
+			}
+			return concat(l, r)
+		case "/":
+			if l.ref == pyPathObj {
+				j := pathJoin([]sval{{s: l.s, known: l.known}, pyPathArg(r)})
+				return sval{s: j.s, known: j.known, ref: pyPathObj}
+			}
+		}
+	case "subscript":
+		return p.subscript(n)
+	case "call":
+		return p.callValue(n)
+	}
+	return unknownVal
+}
+
+// attr is obj.attr as a value: a module's member, or an environment
+// lookup.
+func (p *pyReader) attr(obj sval, attr string) sval {
+	switch {
+	case obj.ref == pyNonASCII || obj.ref == pyDynamic:
+		return obj
+	case obj.ref == pyNamespace:
+		if attr == "__dict__" {
+			return obj
+		}
+		return p.lookupGlobal(attr)
+	case obj.ref == pyPathObj || obj.isStr():
+		return unknownVal
+	case obj.ref != "":
+		if !isASCIIIdent(attr) {
+			return sval{s: ScriptHole, ref: pyNonASCII}
+		}
+		return sval{s: ScriptHole, ref: pyCanon(obj.ref + "." + attr)}
+	}
+	return unknownVal
+}
+
+// subscript reads os.environ['HOME'], sys.modules['os'],
+// module.__dict__['name'] and a list's element.
+func (p *pyReader) subscript(n *tnode) sval {
+	obj := p.eval(n.child("value"))
+	key := p.eval(n.child("subscript"))
+	switch {
+	case obj.ref == "os.environ":
+		return pyEnv(key)
+	case obj.ref == "sys.modules":
+		if key.known && key.isStr() {
+			return sval{s: ScriptHole, ref: pyCanon(key.s)}
+		}
+		return sval{s: ScriptHole, ref: pyDynamic}
+	case strings.HasSuffix(obj.ref, ".__dict__") || obj.ref == "__dict__" || obj.ref == pyNamespace:
+		base := strings.TrimSuffix(strings.TrimSuffix(obj.ref, "__dict__"), ".")
+		if base == pyNamespace {
+			base = ""
+		}
+		if key.known && key.isStr() {
+			if base == "" {
+				return p.lookupGlobal(key.s)
+			}
+			return sval{s: ScriptHole, ref: pyCanon(base + "." + key.s)}
+		}
+		return sval{s: ScriptHole, ref: pyDynamic}
+	case obj.isList:
+		if i, err := strconv.Atoi(p.text(n.child("subscript"))); err == nil && i >= 0 && i < len(obj.list) {
+			return obj.list[i]
+		}
+	}
+	return unknownVal
+}
+
+// lookupGlobal is globals()['name']: a builtin, or a name of the script.
+func (p *pyReader) lookupGlobal(name string) sval {
+	if name == "__builtins__" {
+		return sval{s: ScriptHole, ref: pyNamespace}
+	}
+	return p.lookup(name)
+}
+
+func pyEnv(key sval) sval {
+	if key.known && key.isStr() {
+		if key.s == "HOME" {
+			return lit("~")
+		}
+		return sval{s: "$" + key.s}
+	}
+	return unknownVal
+}
+
+// pyPathArg reads a path argument, which may be a path object.
+func pyPathArg(v sval) sval {
+	if v.ref == pyPathObj {
+		return sval{s: v.s, known: v.known}
+	}
+	return v
+}
+
+// callValue is the value a call returns, where it matters: a path object,
+// a joined path or string, a module, a function fetched by name.
+func (p *pyReader) callValue(n *tnode) sval {
+	api, recv, c := p.resolveCall(n)
+	switch api {
+	case "pathlib.Path":
+		var parts []sval
+		for _, a := range c.args {
+			parts = append(parts, pyPathArg(a))
+		}
+		if len(parts) == 0 {
+			parts = []sval{lit(".")}
+		}
+		j := pathJoin(parts)
+		return sval{s: j.s, known: j.known && !c.spread, ref: pyPathObj}
+	case "pathlib.Path.home":
+		return sval{s: "~", known: true, ref: pyPathObj}
+	case "pathlib.Path.expanduser", "pathlib.Path.resolve", "pathlib.Path.absolute", "pathlib.Path.joinpath":
+		if api == "pathlib.Path.joinpath" {
+			parts := []sval{{s: recv.s, known: recv.known}}
+			for _, a := range c.args {
+				parts = append(parts, pyPathArg(a))
+			}
+			j := pathJoin(parts)
+			return sval{s: j.s, known: j.known, ref: pyPathObj}
+		}
+		return recv
+	case "os.path.join":
+		var parts []sval
+		for _, a := range c.args {
+			parts = append(parts, pyPathArg(a))
+		}
+		return pathJoin(parts)
+	case "os.path.expanduser", "os.path.abspath", "os.path.realpath", "os.path.normpath", "str", "os.fspath", "bytes", "os.fsencode", "os.fsdecode":
+		return pyPathArg(c.at(0))
+	case "os.getenv", "os.environ.get":
+		return pyEnv(c.at(0))
+	case "os.path.expandvars":
+		return unknownVal
+	case "os.getcwd":
+		return lit(".")
+	case "str.join":
+		return joinVals(c.at(0), recv)
+	case "shlex.split":
+		v := c.at(0)
+		return sval{s: v.s, known: v.known, words: true}
+	case "__import__", "importlib.import_module":
+		if v := c.at(0); v.known && v.isStr() {
+			return sval{s: ScriptHole, ref: pyCanon(v.s)}
+		}
+	case "getattr":
+		obj, name := c.at(0), c.at(1)
+		if name.known && name.isStr() {
+			return p.attr(obj, name.s)
+		}
+	case "globals", "locals":
+		return sval{s: ScriptHole, ref: pyNamespace}
+	case "eval", "exec", "compile", "execfile":
+		// What evaluated code returns may be anything: eval('os').
+		return sval{s: ScriptHole, ref: pyDynamic}
+	case "vars":
+		if v := c.at(0); v.ref != "" {
+			return sval{s: ScriptHole, ref: v.ref + ".__dict__"}
+		}
+		return sval{s: ScriptHole, ref: pyNamespace}
+	}
+	return unknownVal
+}
+
+// resolveCall names a call's function and computes its arguments.
+func (p *pyReader) resolveCall(n *tnode) (string, sval, *scall) {
+	fn := n.child("function")
+	var api string
+	var recv sval
+	if fn != nil && fn.typ == "attribute" {
+		obj := p.eval(fn.child("object"))
+		attr := p.text(fn.child("attribute"))
+		switch {
+		case obj.ref == pyPathObj:
+			api, recv = "pathlib.Path."+attr, obj
+		case obj.isStr() && obj.known:
+			api, recv = "str."+attr, obj
+		default:
+			api = p.attr(obj, attr).ref
+		}
+	} else {
+		api = p.eval(fn).ref
+	}
+	c := &scall{api: api, kw: map[string]sval{}}
+	if args := n.child("arguments"); args != nil && args.typ == "argument_list" {
+		for _, a := range args.namedKids() {
+			switch a.typ {
+			case "keyword_argument":
+				c.kw[p.text(a.child("name"))] = p.eval(a.child("value"))
+			case "list_splat", "dictionary_splat":
+				c.spread = true
+			case "comment":
+			default:
+				c.args = append(c.args, p.eval(a))
+				c.texts = append(c.texts, p.text(a))
+			}
+		}
+	} else if args != nil {
+		// f(x for x in y): one generator argument.
+		c.args = append(c.args, unknownVal)
+	}
+	c.recv = recv
+	return api, recv, c
+}
+
+// visit finds the effects: calls of the table's APIs, and the table's
+// functions handed around without being called.
+func (p *pyReader) visit(n *tnode) {
+	switch n.typ {
+	case "call":
+		api, _, c := p.resolveCall(n)
+		if api == "" {
+			return
+		}
+		if api == pyNonASCII || api == pyDynamic || api == pyNamespace {
+			p.r.add(ScriptEffect{Kind: "exec", API: p.text(n.child("function"))})
+			return
+		}
+		if fn, ok := pyTable.lookup(api); ok {
+			for _, e := range fn(c) {
+				if e.API == "" {
+					e.API = api
+				}
+				p.r.add(e)
+			}
+			if api == "eval" || api == "exec" || api == "compile" || api == "execfile" {
+				if v := c.at(0); v.known && v.isStr() {
+					if err := p.r.read("python", v.s, api); err != nil {
+						p.r.add(ScriptEffect{Kind: "exec", API: api})
+					}
+				}
+			}
+		}
+	case "identifier", "attribute":
+		if !p.isMention(n) {
+			return
+		}
+		v := p.eval(n)
+		if v.ref == "" {
+			return
+		}
+		if v.ref == pyNonASCII {
+			p.r.add(ScriptEffect{Kind: "exec", API: p.text(n)})
+			return
+		}
+		if _, ok := pyTable.lookup(v.ref); ok {
+			p.r.add(ScriptEffect{Kind: pyKindOf(v.ref), API: v.ref})
+		}
+	}
+}
+
+// pyKindOf is the kind of effect an API has, for a mention of it.
+func pyKindOf(api string) string {
+	fn, _ := pyTable.lookup(api)
+	es := fn(&scall{api: api, spread: true})
+	if len(es) > 0 {
+		return es[0].Kind
+	}
+	return "exec"
+}
+
+// isMention reports a name used as a value that is not called: a
+// function handed to map(), an alias bound more than once.
+func (p *pyReader) isMention(n *tnode) bool {
+	par := n.parent
+	if par == nil {
+		return false
+	}
+	switch par.typ {
+	case "attribute":
+		return false // the outermost attribute decides
+	case "call":
+		return n.field != "function"
+	case "import_statement", "import_from_statement", "dotted_name", "aliased_import", "keyword_argument",
+		"function_definition", "class_definition", "parameters", "default_parameter", "global_statement":
+		if par.typ == "keyword_argument" {
+			return n.field == "value"
+		}
+		return false
+	case "assignment":
+		if n.field == "left" {
+			return false
+		}
+		if l := par.child("left"); l != nil && l.typ == "identifier" {
+			if b := p.binds[p.text(l)]; b != nil && !b.dirty {
+				return false // the alias is followed where it is called
+			}
+		}
+	}
+	return true
+}
+
+// str decodes a Python string literal; an f-string's holes are computed
+// where they are literal.
+func (p *pyReader) str(n *tnode) sval {
+	prefix := ""
+	if s := n.child(""); s != nil {
+		for _, k := range n.kids {
+			if k.typ == "string_start" {
+				prefix = strings.ToLower(strings.TrimRight(p.text(k), `"'`))
+			}
+		}
+	}
+	raw := strings.Contains(prefix, "r")
+	out := lit("")
+	for _, k := range n.kids {
+		switch k.typ {
+		case "string_content":
+			pos := k.start
+			for _, e := range k.kids {
+				out.s += string(p.src[pos:e.start])
+				switch {
+				case e.typ == "escape_interpolation":
+					out.s += p.text(e)[:1]
+				case raw:
+					out.s += p.text(e)
+				default:
+					d, ok := pyUnescape(p.text(e))
+					out.s += d
+					out.known = out.known && ok
+				}
+				pos = e.end
+			}
+			out.s += string(p.src[pos:k.end])
+		case "interpolation":
+			expr := k.child("expression")
+			if k.child("type_conversion") != nil || k.child("format_specifier") != nil {
+				out = concat(out, unknownVal)
+				continue
+			}
+			out = concat(out, p.eval(expr))
+		}
+	}
+	return out
+}
+
+// pyUnescape decodes one escape sequence.
+func pyUnescape(e string) (string, bool) {
+	if len(e) < 2 {
+		return e, true
+	}
+	switch e[1] {
+	case 'n':
+		return "\n", true
+	case 't':
+		return "\t", true
+	case 'r':
+		return "\r", true
+	case '\\', '\'', '"':
+		return e[1:2], true
+	case 'a':
+		return "\a", true
+	case 'b':
+		return "\b", true
+	case 'f':
+		return "\f", true
+	case 'v':
+		return "\v", true
+	case '\n':
+		return "", true
+	case 'x', 'u', 'U':
+		v, err := strconv.ParseUint(e[2:], 16, 32)
+		if err != nil {
+			return ScriptHole, false
+		}
+		if e[1] == 'x' && v < 0x100 {
+			return string([]byte{byte(v)}), true
+		}
+		if !utf8.ValidRune(rune(v)) {
+			return ScriptHole, false
+		}
+		return string(rune(v)), true
+	case '0', '1', '2', '3', '4', '5', '6', '7':
+		v, err := strconv.ParseUint(e[1:], 8, 16)
+		if err != nil || v > 0xff {
+			return ScriptHole, false
+		}
+		return string([]byte{byte(v)}), true
+	}
+	return ScriptHole, false
+}
+
+// pySubprocess follows subprocess's own reading of args, shell= and
+// executable=.
+func pySubprocess(c *scall) []ScriptEffect {
+	args, ok := c.arg(0, "args")
+	if !ok {
+		return []ScriptEffect{{Kind: "exec", API: c.api}}
+	}
+	shell, hasShell := c.kw["shell"]
+	if hasShell && shell.truth == 0 {
+		// shell=flag: either reading may hold; the guard asks.
+		e := shellEffect(c.api, args)
+		if args.isList && len(args.list) > 0 {
+			e = shellEffect(c.api, args.list[0])
+		}
+		e.Shell, e.Known = true, false
+		return []ScriptEffect{e}
+	}
+	if shell.truth == 1 {
+		// POSIX: [sh, -c, args[0], args[1:]…] — args[0] is the line.
+		if args.isList {
+			if len(args.list) == 0 {
+				return []ScriptEffect{{Kind: "exec", Shell: true, API: c.api}}
+			}
+			return []ScriptEffect{shellEffect(c.api, args.list[0])}
+		}
+		return []ScriptEffect{shellEffect(c.api, args)}
+	}
+	var e ScriptEffect
+	switch {
+	case args.isList || args.words:
+		e = argvEffect(c.api, []sval{args})
+	case args.isStr():
+		// Without a shell a string is the program's name, alone.
+		s, k := args.str()
+		e = ScriptEffect{Kind: "exec", Args: []string{s}, Known: k, API: c.api}
+	default:
+		e = ScriptEffect{Kind: "exec", API: c.api}
+	}
+	if exe, ok := c.kw["executable"]; ok && !e.Shell {
+		s, k := exe.str()
+		if len(e.Args) > 0 {
+			e.Args = append([]string{s}, e.Args[1:]...)
+		} else {
+			e.Args = []string{s}
+		}
+		e.Known = e.Known && k
+	}
+	return []ScriptEffect{e}
+}
+
+// pyExecFamily reads os.exec*, os.spawn* and os.posix_spawn*: the path or
+// file, then the argv whose first element is only argv[0].
+func pyExecFamily(c *scall) []ScriptEffect {
+	_, name := splitAPI(c.api)
+	args := c.args
+	if strings.HasPrefix(name, "spawn") {
+		if len(args) == 0 {
+			return unknownExec(c)
+		}
+		args = args[1:] // the mode
+	}
+	if len(args) == 0 {
+		return unknownExec(c)
+	}
+	prog := args[0]
+	var argv []sval
+	switch {
+	case strings.Contains(name, "v") || strings.HasPrefix(name, "posix_spawn"):
+		if len(args) < 2 || !args[1].isList {
+			e := argvEffect(c.api, []sval{prog, unknownVal})
+			e.Args = e.Args[:1]
+			e.Known = false
+			return []ScriptEffect{e}
+		}
+		argv = args[1].list
+	default:
+		argv = args[1:]
+		if strings.HasSuffix(name, "e") && len(argv) > 0 {
+			argv = argv[:len(argv)-1] // the environment
+		}
+	}
+	vals := []sval{prog}
+	if len(argv) > 1 {
+		vals = append(vals, argv[1:]...)
+	}
+	e := argvEffect(c.api, vals)
+	if c.spread {
+		e.Known = false
+	}
+	return []ScriptEffect{e}
+}
+
+// pyArgvRest reads pty.spawn(argv) and create_subprocess_exec(prog, *args).
+func pyArgvRest(c *scall) []ScriptEffect {
+	if len(c.args) == 1 {
+		return argvAt(0, "")(c)
+	}
+	return argvRest(0)(c)
+}
+
+// pyShModule reads the sh package: sh.rm('-rf', p) runs rm.
+func pyShModule(c *scall) []ScriptEffect {
+	_, prog := splitAPI(c.api)
+	return argvRest(0)(&scall{api: c.api, args: append([]sval{lit(prog)}, c.args...), spread: c.spread})
+}
+
+// pyRemove reads os.remove(p) and Path(p).unlink().
+func pyRemove(c *scall) []ScriptEffect {
+	if strings.HasPrefix(c.api, "pathlib.Path.") {
+		return recvPath("remove", false)(c)
+	}
+	v, ok := c.arg(0, "path")
+	if !ok {
+		v = unknownVal
+	}
+	return []ScriptEffect{pathEffect(c, "remove", pyPathArg(v))}
+}
+
+// pyOpen reads open(file, mode) and os.open(path, flags).
+func pyOpen(c *scall) []ScriptEffect {
+	var target, mode sval
+	var hasMode bool
+	if c.api == "pathlib.Path.open" {
+		target = sval{s: c.recv.s, known: c.recv.known}
+		mode, hasMode = c.arg(0, "mode")
+	} else {
+		var ok bool
+		target, ok = c.arg(0, "file")
+		if !ok {
+			target, _ = c.arg(0, "path")
+		}
+		target = pyPathArg(target)
+		mode, hasMode = c.arg(1, "mode")
+		if !hasMode {
+			mode, hasMode = c.arg(1, "flags")
+		}
+	}
+	if c.api == "os.open" {
+		flags := ""
+		if len(c.texts) > 1 {
+			flags = c.texts[1]
+		}
+		if strings.Contains(flags, "WRONLY") || strings.Contains(flags, "RDWR") || strings.Contains(flags, "CREAT") || strings.Contains(flags, "TRUNC") || strings.Contains(flags, "APPEND") {
+			return []ScriptEffect{pathEffect(c, "write", target)}
+		}
+		if !hasMode || strings.Contains(flags, "RDONLY") {
+			return []ScriptEffect{pathEffect(c, "read", target)}
+		}
+		e := pathEffect(c, "write", target)
+		e.Known = false
+		return []ScriptEffect{e}
+	}
+	if !hasMode {
+		return []ScriptEffect{pathEffect(c, "read", target)}
+	}
+	m, known := mode.str()
+	if !known {
+		e := pathEffect(c, "write", target)
+		e.Known = false
+		return []ScriptEffect{e}
+	}
+	var out []ScriptEffect
+	if strings.ContainsRune(m, 'r') || !strings.ContainsAny(m, "wax") {
+		out = append(out, pathEffect(c, "read", target))
+	}
+	if strings.ContainsAny(m, "wax+") {
+		out = append(out, pathEffect(c, "write", target))
+	}
+	return out
+}
+
+// pyEval reads eval/exec of code: literal code is read in turn (by the
+// caller); any other is not known.
+func pyEval(c *scall) []ScriptEffect {
+	if v := c.at(0); v.known && v.isStr() {
+		return nil
+	}
+	return unknownExec(c)
+}
+
+// pyImport reads __import__(name): a computed module name is not known.
+func pyImport(c *scall) []ScriptEffect {
+	if v := c.at(0); v.known && v.isStr() {
+		return nil
+	}
+	return unknownExec(c)
+}
+
+// pyGetattr reads getattr(module, name): a computed name on a module may
+// reach any of its functions.
+func pyGetattr(c *scall) []ScriptEffect {
+	obj, name := c.at(0), c.at(1)
+	if obj.ref != "" && obj.ref != pyPathObj && !(name.known && name.isStr()) {
+		return unknownExec(c)
+	}
+	return nil
+}
