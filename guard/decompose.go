@@ -59,6 +59,9 @@ type Command struct {
 	// unset); ClearEnv marks env -i, which removes them all.
 	Unset    []string
 	ClearEnv bool
+	// Inline is the language of a program given on the command line or
+	// stdin (python -c, node -e), which the guard read.
+	Inline string
 	// SetupEval marks eval "$(tool init)": a tool printing its own shell
 	// set-up (direnv hook, pyenv init -, ssh-agent -s).
 	SetupEval bool
@@ -579,6 +582,8 @@ func (d *decomposer) add(c *Command, depth int) error {
 				return sub(c.Stdin, name+" <stdin")
 			}
 		}
+	case isInterpreter(name):
+		return d.interpreter(c, depth)
 	case name == "eval" && !c.SetupEval:
 		return sub(strings.Join(c.Args(), " "), "eval")
 	case name == "find":

@@ -155,7 +155,7 @@ func evaluateOne(c *Command, e *Env, p *Policy, d *Decision) {
 			Reason: "sentinel guard [command.computed, HIGH]: the command's name is computed (" + c.Name() + "), so what runs cannot be checked; instead: write the command out"})
 	}
 	for _, r := range Catalogue {
-		if r.Severity == Critical || !r.Match(c, e) {
+		if r.Severity == Critical || r.Level > e.Level || !r.Match(c, e) {
 			continue
 		}
 		v := Deny

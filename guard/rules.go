@@ -34,6 +34,8 @@ type Rule struct {
 	Reason string
 	// Suggest is the safer way.
 	Suggest string
+	// Level is the lowest level at which the rule applies.
+	Level Level
 	// Asks makes the rule's verdict an ask (a deny above the standard
 	// level) rather than a deny.
 	Asks bool
@@ -252,9 +254,9 @@ func assignments(c *Command) map[string]string {
 }
 
 // Catalogue is every rule, CRITICAL first.
-var Catalogue = concat(baseRules, gitRules, shellRules, infraRules)
+var Catalogue = concatRules(baseRules, gitRules, shellRules, infraRules)
 
-func concat(lists ...[]*Rule) []*Rule {
+func concatRules(lists ...[]*Rule) []*Rule {
 	var out []*Rule
 	for _, l := range lists {
 		out = append(out, l...)

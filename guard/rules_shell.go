@@ -16,6 +16,9 @@ var shellRules = []*Rule{
 		Match: func(c *Command, e *Env) bool {
 			name := c.Name()
 			switch {
+			case isInterpreter(name):
+				_, _, fromStdin, ok := interpreterProgram(c.Argv)
+				return ok && fromStdin && c.StdinDynamic
 			case isShell(name):
 				p := c.opts()
 				if p.on("c") {
@@ -121,6 +124,14 @@ var shellRules = []*Rule{
 			"env -i git commit -m x", "env --unset=CODEX_SANDBOX git commit -m x", "export CLAUDECODE=0", "AI_AGENT= git commit -m x", "env -i bash -c 'git commit -m x'",
 			"declare +x CLAUDECODE", "CURSOR_AGENT=0 git commit -m x"},
 		Allow: []string{"unset GOFLAGS", "env -u GOFLAGS go test ./...", "echo $CLAUDECODE", "export PATH=$PATH:/x", "env -i PATH=/usr/bin ls"},
+	},
+	{
+		ID: "interp.one-liner", Severity: High, Asks: true, Reason: "an interpreter one-liner (paranoid level)",
+		Suggest: "save the program to a file and show it first",
+		Level:   Paranoid,
+		Match:   func(c *Command, e *Env) bool { return c.Inline != "" },
+		Deny:    []string{"python3 -c 'print(1)'", "node -e 'console.log(1)'", "perl -ne print x.txt"},
+		Allow:   []string{"python3 x.py", "node server.js"},
 	},
 	{
 		ID: "file.shred", Severity: High, Reason: "shredding a file, which makes it unrecoverable", Suggest: "rm it, so that it can be restored from git or a backup",
