@@ -824,6 +824,9 @@ func (p *plReader) closeGroup(ts []plTok, i int) int {
 // up to the end of the statement.
 func (p *plReader) args(i int) (*scall, int) {
 	c := &scall{}
+	if i >= len(p.toks) {
+		return c, len(p.toks)
+	}
 	if i < len(p.toks) && p.toks[i].kind == 'o' && p.toks[i].text == "(" {
 		end := p.stmtEnd(i + 1)
 		p.split(c, p.toks[i+1:end])
