@@ -209,7 +209,7 @@ func (n *tnode) child(field string) *tnode {
 	return nil
 }
 
-// named returns the named children.
+// namedKids returns the named children.
 func (n *tnode) namedKids() []*tnode {
 	if n == nil {
 		return nil
@@ -586,8 +586,7 @@ func argvAt(i int, name string) effectFn {
 	}
 }
 
-// argvRest runs the arguments from i on as an argv, lists flattened
-// (execl(path, arg0, …) passes i=path and skips arg0 with skip).
+// argvRest runs the arguments from i on as an argv, lists flattened.
 func argvRest(i int) effectFn {
 	return func(c *scall) []ScriptEffect {
 		var vals []sval

@@ -163,7 +163,8 @@ type plHeredoc struct {
 	tok         int
 }
 
-func (l *plLexer) fail(msg string) {
+// fail records that the code does not lex and stops.
+func (l *plLexer) fail() {
 	if l.err == nil {
 		l.err = ErrScriptSyntax
 	}
@@ -228,7 +229,7 @@ func (l *plLexer) delimited(open byte) string {
 			return l.src[start : l.pos-1]
 		}
 	}
-	l.fail("unterminated")
+	l.fail()
 	return l.src[start:]
 }
 
@@ -273,7 +274,7 @@ func (l *plLexer) heredocBodies() {
 		var body strings.Builder
 		for {
 			if l.pos >= len(l.src) {
-				l.fail("unterminated heredoc")
+				l.fail()
 				break
 			}
 			end := strings.IndexByte(l.src[l.pos:], '\n')
@@ -824,6 +825,9 @@ func (p *plReader) closeGroup(ts []plTok, i int) int {
 // up to the end of the statement.
 func (p *plReader) args(i int) (*scall, int) {
 	c := &scall{}
+	if i >= len(p.toks) {
+		return c, len(p.toks)
+	}
 	if i < len(p.toks) && p.toks[i].kind == 'o' && p.toks[i].text == "(" {
 		end := p.stmtEnd(i + 1)
 		p.split(c, p.toks[i+1:end])

@@ -793,11 +793,9 @@ func (p *pyReader) isMention(n *tnode) bool {
 // where they are literal.
 func (p *pyReader) str(n *tnode) sval {
 	prefix := ""
-	if s := n.child(""); s != nil {
-		for _, k := range n.kids {
-			if k.typ == "string_start" {
-				prefix = strings.ToLower(strings.TrimRight(p.text(k), `"'`))
-			}
+	for _, k := range n.kids {
+		if k.typ == "string_start" {
+			prefix = strings.ToLower(strings.TrimRight(p.text(k), `"'`))
 		}
 	}
 	raw := strings.Contains(prefix, "r")
