@@ -324,7 +324,7 @@ func (d *decomposer) call(src string, st *syntax.Stmt, call *syntax.CallExpr, de
 				c.Computed = true
 			}
 			if split {
-				c.Argv = append(c.Argv, strings.Fields(s)...)
+				c.Argv = append(c.Argv, d.scope.fields(s)...)
 			} else {
 				c.Argv = append(c.Argv, s)
 			}
@@ -414,29 +414,11 @@ func (d *decomposer) listedPaths(st *syntax.Stmt) []string {
 	}
 	switch path.Base(argv[0]) {
 	case "find":
-		var starts []string
-		for _, a := range argv[1:] {
-			if strings.HasPrefix(a, "-") || a == "!" || a == "(" {
-				break
-			}
-			starts = append(starts, a)
+		f := readFind(argv[1:])
+		if !f.filtered {
+			return append([]string{""}, f.starts...)
 		}
-		if len(starts) == 0 {
-			starts = []string{"."}
-		}
-		// With tests, find lists some files below its start paths; without,
-		// the start paths themselves too.
-		filtered := false
-		for _, a := range argv[1:] {
-			switch a {
-			case "-name", "-iname", "-path", "-ipath", "-regex", "-iregex", "-type", "-newer", "-mtime", "-mmin", "-size", "-user", "-perm", "-empty", "-mindepth":
-				filtered = true
-			}
-		}
-		if !filtered {
-			return append([]string{""}, starts...)
-		}
-		return starts
+		return f.found()
 	case "git":
 		g := parseGit(argv[1:])
 		if g.sub == "ls-files" || g.sub == "diff" && g.args.on("--name-only") {
@@ -687,6 +669,8 @@ func (d *decomposer) xargs(c *Command, depth int) error {
 			case p == "":
 			case whole:
 				a = append(a, p)
+			case strings.Contains(p, "…"):
+				a = append(a, p)
 			default:
 				a = append(a, strings.TrimSuffix(p, "/")+"/…")
 			}
@@ -694,7 +678,14 @@ func (d *decomposer) xargs(c *Command, depth int) error {
 		return d.add(mk(a), depth+1)
 	}
 	if c.Stdin == "" || c.StdinDynamic {
-		cmd := mk(append([]string(nil), argv...))
+		a := append([]string(nil), argv...)
+		if hasReplace {
+			// -I{}: each input line goes where {} is; unknown there.
+			for i := range a {
+				a[i] = strings.ReplaceAll(a[i], replace, "$(…)")
+			}
+		}
+		cmd := mk(a)
 		cmd.ArgsUnknown = true
 		return d.add(cmd, depth+1)
 	}
@@ -844,17 +835,7 @@ func (d *decomposer) parallel(c *Command, depth int) error {
 // own.
 func (d *decomposer) findExec(c *Command, depth int) error {
 	args := c.Args()
-	// {} stands for what find finds: below its start paths.
-	var starts []string
-	for _, a := range args {
-		if strings.HasPrefix(a, "-") || a == "!" || a == "(" {
-			break
-		}
-		starts = append(starts, a)
-	}
-	if len(starts) == 0 {
-		starts = []string{"."}
-	}
+	f := readFind(args)
 	for i := 0; i < len(args); i++ {
 		switch args[i] {
 		case "-exec", "-execdir", "-ok", "-okdir":
@@ -863,10 +844,15 @@ func (d *decomposer) findExec(c *Command, depth int) error {
 				j++
 			}
 			if j > i+1 {
-				for _, start := range starts {
-					argv := make([]string, 0, j-i-1)
+				for _, found := range f.found() {
+					argv := make([]string, 0, j-i)
 					for _, a := range args[i+1 : j] {
-						argv = append(argv, strings.ReplaceAll(a, "{}", start))
+						argv = append(argv, strings.ReplaceAll(a, "{}", found))
+					}
+					if !f.filtered && path.Base(argv[0]) == "rm" {
+						// Every file below the start paths, one by one:
+						// the tree itself goes.
+						argv = append([]string{argv[0], "-r"}, argv[1:]...)
 					}
 					sub := &Command{Argv: argv, Env: map[string]string{}, Via: append(append([]string(nil), c.Via...), "find "+args[i]), Text: strings.Join(args[i+1:j], " ")}
 					if err := d.add(sub, depth+1); err != nil {
@@ -878,6 +864,77 @@ func (d *decomposer) findExec(c *Command, depth int) error {
 		}
 	}
 	return nil
+}
+
+// findReading is a find command line as find reads it: its start paths,
+// whether a test selects what it acts on, and the name it selects.
+type findReading struct {
+	starts   []string
+	filtered bool
+	name     string
+}
+
+// findSelecting are find's tests that select some files and not others;
+// -type f or -mindepth 1 alone still reach every file.
+var findSelecting = map[string]bool{"-name": true, "-iname": true, "-path": true, "-ipath": true, "-regex": true, "-iregex": true,
+	"-wholename": true, "-iwholename": true, "-lname": true, "-ilname": true, "-newer": true, "-mtime": true, "-mmin": true, "-atime": true,
+	"-amin": true, "-ctime": true, "-cmin": true, "-size": true, "-user": true, "-group": true, "-perm": true, "-empty": true, "-inum": true,
+	"-links": true, "-samefile": true, "-uid": true, "-gid": true, "-used": true, "-context": true, "-newermt": true, "-nouser": true, "-nogroup": true}
+
+// readFind reads find's arguments: leading -H/-L/-P/-O/-D options, the
+// start paths up to the first expression word, and the expression.
+func readFind(args []string) findReading {
+	var f findReading
+	i := 0
+	for i < len(args) && (args[i] == "-H" || args[i] == "-L" || args[i] == "-P" || strings.HasPrefix(args[i], "-O") || args[i] == "-D") {
+		if args[i] == "-D" {
+			i++
+		}
+		i++
+	}
+	for ; i < len(args); i++ {
+		a := args[i]
+		if strings.HasPrefix(a, "-") || a == "!" || a == "(" {
+			break
+		}
+		f.starts = append(f.starts, a)
+	}
+	if len(f.starts) == 0 {
+		f.starts = []string{"."}
+	}
+	names := 0
+	for ; i < len(args); i++ {
+		if findSelecting[args[i]] {
+			f.filtered = true
+			if (args[i] == "-name" || args[i] == "-iname") && i+1 < len(args) {
+				f.name = args[i+1]
+				names++
+			}
+		}
+	}
+	if names != 1 {
+		f.name = ""
+	}
+	return f
+}
+
+// found is what {} stands for: below each start path, the selected name
+// (start/…/NAME), or any file (start/…); without a selecting test, the
+// start paths themselves, since everything below them is reached.
+func (f findReading) found() []string {
+	var out []string
+	for _, s := range f.starts {
+		switch {
+		case !f.filtered:
+			out = append(out, s)
+		case f.name != "":
+			// …/ is any depth, the start path's own child included.
+			out = append(out, strings.TrimSuffix(s, "/")+"/"+f.name, strings.TrimSuffix(s, "/")+"/…/"+f.name)
+		default:
+			out = append(out, strings.TrimSuffix(s, "/")+"/…")
+		}
+	}
+	return out
 }
 
 // maxBraceWords bounds one word's brace expansion; past it the guard reads

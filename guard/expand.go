@@ -16,6 +16,15 @@ type scope struct {
 	env  *Env
 }
 
+// fields splits an unquoted expansion's value as the shell would: on
+// $IFS when the command line set it, else on blanks.
+func (s *scope) fields(v string) []string {
+	if ifs, ok := s.vars["IFS"]; ok {
+		return strings.FieldsFunc(v, func(r rune) bool { return strings.ContainsRune(ifs, r) })
+	}
+	return strings.Fields(v)
+}
+
 // set records an assignment; a value that is not literal makes the
 // variable unknown again.
 func (s *scope) set(name, value string, literal bool) {
@@ -94,13 +103,36 @@ func (s *scope) renderWord(w *syntax.Word) (string, bool, bool) {
 	return b.String(), literal, split
 }
 
-// param is the value of a plain $a or ${a} assigned a literal earlier.
+// param is the value of a plain $a or ${a} assigned a literal earlier,
+// $PWD and $HOME, or, for ${a:-word} of a variable the guard does not
+// know, the word: the guard reads the value that can do harm.
 func (s *scope) param(p *syntax.ParamExp) (string, bool) {
-	if s.vars == nil || p.Param == nil || p.Excl || p.Length || p.Index != nil || p.Slice != nil || p.Repl != nil || p.Exp != nil || p.Names != 0 {
+	if p.Param == nil || p.Excl || p.Length || p.Index != nil || p.Slice != nil || p.Repl != nil || p.Names != 0 {
 		return "", false
 	}
 	v, ok := s.vars[p.Param.Value]
-	return v, ok
+	if !ok && s.env != nil {
+		switch p.Param.Value {
+		case "PWD":
+			v, ok = s.env.Cwd, s.env.Cwd != ""
+		case "HOME":
+			v, ok = s.env.Home, s.env.Home != ""
+		}
+	}
+	if p.Exp == nil {
+		return v, ok
+	}
+	switch p.Exp.Op {
+	case syntax.DefaultUnset, syntax.DefaultUnsetOrNull:
+		if ok && (v != "" || p.Exp.Op == syntax.DefaultUnset) {
+			return v, true
+		}
+		if p.Exp.Word == nil {
+			return "", true
+		}
+		return s.render(p.Exp.Word)
+	}
+	return "", false
 }
 
 // subst computes a command substitution made of one simple command the
@@ -130,6 +162,8 @@ func (s *scope) subst(cs *syntax.CmdSubst) (string, bool) {
 	case "echo", "printf":
 		out, ok := echoOutput(argv)
 		return strings.TrimRight(out, "\n"), ok
+	case "true", "false", ":":
+		return "", true
 	case "pwd":
 		if e != nil {
 			return e.Cwd, true
@@ -153,8 +187,13 @@ func (s *scope) subst(cs *syntax.CmdSubst) (string, bool) {
 			}
 		}
 	case "git":
-		if e != nil && len(ops) == 2 && ops[0] == "rev-parse" && ops[1] == "--show-toplevel" {
-			return e.Project, true
+		if e != nil && len(ops) == 2 && ops[0] == "rev-parse" {
+			switch ops[1] {
+			case "--show-toplevel":
+				return e.Project, true
+			case "--git-dir", "--git-common-dir", "--absolute-git-dir":
+				return filepath.Join(e.Project, ".git"), true
+			}
 		}
 	}
 	return "", false

@@ -2,106 +2,31 @@ package guard
 
 import (
 	"path"
+	"regexp"
 	"strings"
 )
 
 // interpreterProgram returns the language and the program an interpreter
 // command line runs inline (python -c, node -e, perl -e, ruby -e, php -r,
 // deno eval, awk's program), or reads from stdin (python3 -, a bare
-// python3). ok is false for a run of a script file or a module.
+// python3). ok is false for a run of a script file or a module. Other
+// interpreters with an inline program (lua -e, Rscript -e, osascript -e,
+// pwsh -c) have no reader here: their program is "other".
 func interpreterProgram(argv []string) (lang, code string, stdin, ok bool) {
-	name := path.Base(argv[0])
-	base := strings.TrimRight(name, "0123456789.")
-	args := argv[1:]
-	flagged := func(flags string) (string, bool, bool) {
-		for i := 0; i < len(args); i++ {
-			a := args[i]
-			if a == "--" {
-				break
-			}
-			if v, ok := strings.CutPrefix(a, "--eval="); ok {
-				return v, true, true
-			}
-			if v, ok := strings.CutPrefix(a, "--print="); ok {
-				return v, true, true
-			}
-			if (a == "--eval" || a == "--print") && i+1 < len(args) {
-				return args[i+1], true, true
-			}
-			if len(a) > 1 && a[0] == '-' && a[1] != '-' {
-				if j := strings.IndexAny(a[1:], flags); j >= 0 {
-					if rest := a[j+2:]; rest != "" {
-						return rest, true, true
-					}
-					if i+1 < len(args) {
-						return args[i+1], true, true
-					}
-					return "", true, false
-				}
-				continue
-			}
-			if !strings.HasPrefix(a, "-") {
-				return "", false, a == "-"
-			}
-		}
-		return "", false, true
+	if lang, code, stdin, ok = InterpreterInvocation(argv); ok || lang != "" {
+		return lang, code, stdin, ok
 	}
-	switch base {
-	case "python", "pypy":
-		for _, a := range args {
-			if a == "-m" || strings.HasPrefix(a, "-m") && len(a) > 2 && !strings.Contains(a, "c") {
-				return "", "", false, false
-			}
+	name := strings.TrimRight(path.Base(argv[0]), "0123456789.")
+	flags := map[string][]string{"lua": {"-e"}, "luajit": {"-e"}, "Rscript": {"-e"}, "julia": {"-e", "--eval"}, "osascript": {"-e"},
+		"pwsh": {"-c", "-Command", "-command"}, "powershell": {"-c", "-Command", "-command"}, "tclsh": nil}[name]
+	args := argv[1:]
+	for i, a := range args {
+		if contains(flags, a) && i+1 < len(args) {
+			return "other", strings.Join(args[i+1:], " "), false, true
 		}
-		code, inline, st := flagged("c")
-		if inline {
-			return "python", code, false, true
-		}
-		return "python", "", true, st
-	case "node", "nodejs", "bun":
-		code, inline, st := flagged("ep")
-		if inline {
-			return "javascript", code, false, true
-		}
-		return "javascript", "", true, st && len(args) == 0 || st && contains(args, "-")
-	case "deno":
-		if len(args) > 1 && args[0] == "eval" {
-			return "javascript", args[len(args)-1], false, true
-		}
-	case "perl":
-		code, inline, st := flagged("eE")
-		if inline {
-			return "perl", code, false, true
-		}
-		return "perl", "", true, st
-	case "ruby":
-		code, inline, st := flagged("e")
-		if inline {
-			return "ruby", code, false, true
-		}
-		return "ruby", "", true, st
-	case "php":
-		code, inline, _ := flagged("r")
-		if inline {
-			return "php", code, false, true
-		}
-	case "awk", "gawk", "mawk", "nawk":
-		for i := 0; i < len(args); i++ {
-			a := args[i]
-			switch {
-			case a == "-f" || strings.HasPrefix(a, "--file"):
-				return "", "", false, false
-			case a == "-F" || a == "-v" || a == "--assign" || a == "--field-separator":
-				i++
-			case a == "--":
-				if i+1 < len(args) {
-					return "awk", args[i+1], false, true
-				}
-			case strings.HasPrefix(a, "-") && len(a) > 1:
-			default:
-				return "awk", a, false, true
-			}
-		}
+	}
+	if name == "tclsh" && len(args) == 0 {
+		return "other", "", true, true
 	}
 	return "", "", false, false
 }
@@ -125,6 +50,18 @@ func (d *decomposer) interpreter(c *Command, depth int) error {
 	via := append(append([]string(nil), c.Via...), c.Name()+" program")
 	unknown := func(api string) error {
 		d.out = append(d.out, &Command{Argv: []string{"$(" + api + ")"}, Computed: true, Env: map[string]string{}, Via: via, Text: c.Text})
+		return nil
+	}
+	if lang == "other" {
+		// No reader for the language: its string literals that read as
+		// shell commands are checked as such, and the program is asked
+		// about.
+		for _, lit := range quotedStrings(code) {
+			d.parse(lit, depth+1, via) // a literal that does not parse is not a command
+		}
+		if otherAPIs.MatchString(code) {
+			return unknown(c.Name() + " program")
+		}
 		return nil
 	}
 	effects, err := ScriptEffects(lang, code)
@@ -178,4 +115,29 @@ func (d *decomposer) interpreter(c *Command, depth int) error {
 		}
 	}
 	return nil
+}
+
+// otherAPIs are the words through which the languages without a reader
+// here run programs or touch files: a program that names none of them is
+// let be.
+var otherAPIs = regexp.MustCompile(`(?i)\b(execute|exec|system|shell|popen|spawn|run|remove|unlink|delete|rm|rmdir|rmtree|write|open|file|io\.|os\.|readlines|read|eval|load|require|dofile|curl|download)\b|Remove-Item|Set-Content|Invoke-|Start-Process|do shell script`)
+
+// quotedStrings returns the contents of the '…' and "…" literals in code.
+func quotedStrings(code string) []string {
+	var out []string
+	for i := 0; i < len(code); i++ {
+		q := code[i]
+		if q != '\'' && q != '"' {
+			continue
+		}
+		j := strings.IndexByte(code[i+1:], q)
+		if j < 0 {
+			break
+		}
+		if j > 0 {
+			out = append(out, code[i+1:i+1+j])
+		}
+		i += j + 1
+	}
+	return out
 }

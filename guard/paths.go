@@ -186,3 +186,13 @@ func (e *Env) exists(p string) bool {
 	_, err := os.Lstat(e.Resolve(p))
 	return err == nil
 }
+
+// inTemp reports a path strictly inside a temporary directory.
+func (e *Env) inTemp(p string) bool {
+	for _, tmp := range e.Temp {
+		if within(p, tmp) && p != tmp {
+			return true
+		}
+	}
+	return false
+}

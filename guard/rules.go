@@ -133,12 +133,7 @@ func rmTargets(c *Command, e *Env) []string {
 			out = append(out, op)
 		}
 	case c.Name() == "find" && c.findPrimary("-delete"):
-		for _, a := range c.Args() {
-			if strings.HasPrefix(a, "-") || a == "!" || a == "(" {
-				break
-			}
-			out = append(out, a)
-		}
+		out = append(out, readFind(c.Args()).found()...)
 	}
 	return out
 }
@@ -553,26 +548,11 @@ func contains(list []string, s string) bool {
 // in the background.
 const forkBomb = "(fork-bomb)"
 
-// findFilters reports a find expression with more than -delete and the
-// options that only steer the walk: something selects what goes.
+// findFilters reports a find expression with a test that selects what it
+// acts on.
 func findFilters(c *Command) bool {
-	started := false
-	for _, a := range c.Args() {
-		if !started && (strings.HasPrefix(a, "-") || a == "!" || a == "(") {
-			started = true
-		}
-		if !started {
-			continue
-		}
-		switch a {
-		case "-delete", "-depth", "-xdev", "-mount", "-ignore_readdir_race":
-		default:
-			return true
-		}
-	}
-	return false
+	return readFind(c.Args()).filtered
 }
-
 // findPrimary reports a primary in find's expression, which follows the
 // start paths; the values of tests (-name -delete) are not primaries.
 func (c *Command) findPrimary(p string) bool {

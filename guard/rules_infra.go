@@ -43,6 +43,11 @@ func infraWords(c *Command) (string, []string) {
 }
 
 func (v *infraVerb) match(c *Command) bool {
+	for _, a := range c.Args() {
+		if strings.HasPrefix(a, "--dry-run") || a == "--snapshot" {
+			return false // it shows what it would do
+		}
+	}
 	name, ops := infraWords(c)
 	if !contains(v.tools, name) || len(ops) < len(v.words) {
 		return false
@@ -101,7 +106,19 @@ var infraRules = []*Rule{
 			{tools: []string{"cdk"}, words: []string{"destroy"}},
 			{tools: []string{"sam"}, words: []string{"delete"}},
 			{tools: []string{"serverless", "sls"}, words: []string{"remove"}},
-			{tools: []string{"kubectl", "oc"}, words: []string{"delete"}},
+			{tools: []string{"kubectl", "oc"}, words: []string{"delete", "ns"}},
+			{tools: []string{"kubectl", "oc"}, words: []string{"delete", "namespace*"}},
+			{tools: []string{"kubectl", "oc"}, words: []string{"delete"}, opts: []string{"--all", "-A", "--all-namespaces", "-f", "--filename", "-k", "--kustomize", "--force", "-l", "--selector"}},
+			{tools: []string{"kubectl", "oc"}, words: []string{"delete", "deploy*"}},
+			{tools: []string{"kubectl", "oc"}, words: []string{"delete", "statefulset*"}},
+			{tools: []string{"kubectl", "oc"}, words: []string{"delete", "sts"}},
+			{tools: []string{"kubectl", "oc"}, words: []string{"delete", "pv*"}},
+			{tools: []string{"kubectl", "oc"}, words: []string{"delete", "secret*"}},
+			{tools: []string{"kubectl", "oc"}, words: []string{"delete", "svc"}},
+			{tools: []string{"kubectl", "oc"}, words: []string{"delete", "service*"}},
+			{tools: []string{"kubectl", "oc"}, words: []string{"delete", "crd*"}},
+			{tools: []string{"kubectl", "oc"}, words: []string{"delete", "all"}},
+			{tools: []string{"kubectl", "oc"}, words: []string{"delete", "deployment*"}},
 			{tools: []string{"kubectl", "oc"}, words: []string{"drain"}},
 			{tools: []string{"kubectl", "oc"}, words: []string{"replace"}, opts: []string{"--force"}},
 			{tools: []string{"kubectl", "oc"}, words: []string{"apply"}, opts: []string{"--prune"}},

@@ -46,8 +46,8 @@ var shellRules = []*Rule{
 		ID: "input.unknown-args", Severity: High, Asks: true, Reason: "a destructive command completed with input the guard cannot read (xargs, parallel)",
 		Suggest: "list the files first, then run the command on them by name",
 		Match: func(c *Command, e *Env) bool {
-			if !c.ArgsUnknown {
-				return false
+			if !c.ArgsUnknown || isShell(c.Name()) && c.opts().on("c") && len(c.opts().operands) > 0 && !strings.Contains(c.opts().operands[0], "$(…)") {
+				return false // sh -c SCRIPT: the script is read; only its $1… are unknown
 			}
 			switch c.Name() {
 			case "rm", "rmdir", "unlink", "shred", "mv", "cp", "dd", "chmod", "chown", "chgrp", "truncate", "git", "kill", "pkill", "find", "sudo", "eval", "tee", "ln", "install", "rsync", "srm":
@@ -116,7 +116,11 @@ var shellRules = []*Rule{
 			}
 			if c.ClearEnv {
 				name := c.Name()
-				return name == "git" && hookRunning[c.sub()] || name == "sentinel" || isShell(name) || isInterpreter(name) || name == "make"
+				switch c.sub() {
+				case "commit", "merge", "am", "rebase", "cherry-pick", "revert", "pull":
+					return name == "git"
+				}
+				return name == "sentinel" || isShell(name) || isInterpreter(name) || name == "make"
 			}
 			return false
 		},
@@ -143,10 +147,21 @@ var shellRules = []*Rule{
 		ID: "find.delete-all", Severity: High, Reason: "find -delete with nothing that selects what it deletes: everything below its start paths",
 		Suggest: "add the tests that select the files (-name, -type, -mtime), or rm the directory you mean",
 		Match: func(c *Command, e *Env) bool {
-			return c.Name() == "find" && c.findPrimary("-delete") && !findFilters(c)
+			if c.Name() != "find" || !c.findPrimary("-delete") || findFilters(c) {
+				return false
+			}
+			// Inside the project or a temporary directory, it is rm -r of
+			// that directory; at the project's root or elsewhere, a loss.
+			for _, s := range readFind(c.Args()).starts {
+				p := e.Resolve(s)
+				if !(within(p, e.Project) && p != e.Project) && !e.inTemp(p) {
+					return true
+				}
+			}
+			return false
 		},
-		Deny:  []string{"find . -delete", "find src -delete", "find /tmp/x -depth -delete"},
-		Allow: []string{"find . -name '*.orig' -delete", "find build -type f -mtime +7 -delete", "find . -name x"},
+		Deny:  []string{"find . -delete", "find . -type f -delete", "find -L . -delete", "find ~/Documents -delete", "find . -mindepth 1 -delete"},
+		Allow: []string{"find . -name '*.orig' -delete", "find build -type f -mtime +7 -delete", "find . -name x", "find build -delete", "find cache -mindepth 1 -delete"},
 	},
 }
 
