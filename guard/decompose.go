@@ -189,6 +189,14 @@ func (d *decomposer) parse(src string, depth int, via []string) error {
 				d.markFetchPipe(n)
 				d.markPipe(n)
 			}
+		case *syntax.ForClause:
+			if wi, ok := n.Loop.(*syntax.WordIter); ok && wi.Name != nil {
+				if wi.InPos.IsValid() {
+					d.scope.loop(wi.Name.Value, wi.Items)
+				} else {
+					d.scope.set(wi.Name.Value, "", false)
+				}
+			}
 		case *syntax.ProcSubst:
 			if n.Op == syntax.CmdOut {
 				// tee >(bash): what runs inside reads data it cannot see.
@@ -318,6 +326,10 @@ func (d *decomposer) call(src string, st *syntax.Stmt, call *syntax.CallExpr, de
 		}
 	}
 	for i, w := range call.Args {
+		if vals, ok := d.scope.words(w); ok && i > 0 {
+			c.Argv = append(c.Argv, vals...)
+			continue
+		}
 		for _, bw := range braceWords(w) {
 			s, literal, split := d.scope.renderWord(bw)
 			if i == 0 && !literal {
@@ -345,6 +357,13 @@ func (d *decomposer) call(src string, st *syntax.Stmt, call *syntax.CallExpr, de
 	}
 	if len(c.Argv) == 0 {
 		return nil
+	}
+	if c.Argv[0] == "set" {
+		for i, a := range c.Argv {
+			if a == "--" {
+				d.scope.positional(c.Argv[i+1:])
+			}
+		}
 	}
 	if c.Argv[0] == "eval" && len(call.Args) > 1 {
 		c.SetupEval = true

@@ -13,7 +13,72 @@ import (
 // environment, for the command substitutions it can compute.
 type scope struct {
 	vars map[string]string
-	env  *Env
+	// multi are variables that take several values in turn: a for loop's
+	// variable over a literal list, "$@" after set --.
+	multi map[string][]string
+	env   *Env
+}
+
+// positional records set -- a b: $1, $2 … and "$@".
+func (s *scope) positional(args []string) {
+	if s.vars == nil {
+		return
+	}
+	if s.multi == nil {
+		s.multi = map[string][]string{}
+	}
+	s.multi["@"], s.multi["*"] = args, args
+	for i := 1; i <= 9; i++ {
+		if i <= len(args) {
+			s.vars[string(rune('0'+i))] = args[i-1]
+		} else {
+			s.vars[string(rune('0'+i))] = ""
+		}
+	}
+}
+
+// loop records a for loop's variable over literal words; a loop over
+// anything else makes it unknown.
+func (s *scope) loop(name string, items []*syntax.Word) {
+	if s.vars == nil {
+		return
+	}
+	var vals []string
+	for _, w := range items {
+		for _, bw := range braceWords(w) {
+			v, lit := s.render(bw)
+			if !lit {
+				delete(s.vars, name)
+				delete(s.multi, name)
+				return
+			}
+			vals = append(vals, v)
+		}
+	}
+	if s.multi == nil {
+		s.multi = map[string][]string{}
+	}
+	s.multi[name] = vals
+	delete(s.vars, name)
+}
+
+// words expands a word that is one variable taking several values ($d in
+// for d in a b; "$@" after set -- a b) into those values.
+func (s *scope) words(w *syntax.Word) ([]string, bool) {
+	if s.multi == nil || len(w.Parts) != 1 {
+		return nil, false
+	}
+	p, ok := w.Parts[0].(*syntax.ParamExp)
+	if !ok {
+		if dq, isDq := w.Parts[0].(*syntax.DblQuoted); isDq && len(dq.Parts) == 1 {
+			p, ok = dq.Parts[0].(*syntax.ParamExp)
+		}
+	}
+	if !ok || p.Param == nil || p.Exp != nil || p.Index != nil || p.Length {
+		return nil, false
+	}
+	v, ok := s.multi[p.Param.Value]
+	return v, ok
 }
 
 // fields splits an unquoted expansion's value as the shell would: on
@@ -117,6 +182,8 @@ func (s *scope) param(p *syntax.ParamExp) (string, bool) {
 			v, ok = s.env.Cwd, s.env.Cwd != ""
 		case "HOME":
 			v, ok = s.env.Home, s.env.Home != ""
+		case "TMPDIR":
+			v, ok = s.env.tmpDir(), true
 		}
 	}
 	if p.Exp == nil {
@@ -164,6 +231,25 @@ func (s *scope) subst(cs *syntax.CmdSubst) (string, bool) {
 		return strings.TrimRight(out, "\n"), ok
 	case "true", "false", ":":
 		return "", true
+	case "mktemp":
+		if e != nil {
+			// A new name in the temporary directory (or under the -p
+			// directory or template given).
+			dir := e.tmpDir()
+			for i, a := range ops {
+				if (a == "-p" || a == "--tmpdir") && i+1 < len(ops) {
+					dir = ops[i+1]
+				} else if strings.HasPrefix(a, "--tmpdir=") {
+					dir = strings.TrimPrefix(a, "--tmpdir=")
+				} else if strings.Contains(a, "XXX") {
+					if strings.Contains(a, "/") {
+						return e.Resolve(strings.ReplaceAll(a, "X", "x")), true
+					}
+					return filepath.Join(dir, strings.ReplaceAll(a, "X", "x")), true
+				}
+			}
+			return filepath.Join(dir, "tmp.mktemp"), true
+		}
 	case "pwd":
 		if e != nil {
 			return e.Cwd, true

@@ -187,6 +187,14 @@ func (e *Env) exists(p string) bool {
 	return err == nil
 }
 
+// tmpDir is $TMPDIR as the agent's shell most likely has it.
+func (e *Env) tmpDir() string {
+	if len(e.Temp) > 2 {
+		return e.Temp[len(e.Temp)-1]
+	}
+	return "/tmp"
+}
+
 // inTemp reports a path strictly inside a temporary directory.
 func (e *Env) inTemp(p string) bool {
 	for _, tmp := range e.Temp {

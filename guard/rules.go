@@ -130,10 +130,58 @@ func rmTargets(c *Command, e *Env) []string {
 	switch {
 	case c.Name() == "rm" && c.recursive():
 		for _, op := range c.operands() {
-			out = append(out, op)
+			out = append(out, globWhole(op))
+		}
+	case c.Name() == "rsync":
+		// rsync --delete makes the destination match the source: what
+		// the source lacks goes.
+		for _, a := range c.Args() {
+			if strings.HasPrefix(a, "--delete") || a == "--remove-source-files" {
+				if ops := c.operands(); len(ops) > 1 && !strings.Contains(ops[len(ops)-1], ":") {
+					out = append(out, ops[len(ops)-1])
+				}
+				break
+			}
 		}
 	case c.Name() == "find" && c.findPrimary("-delete"):
 		out = append(out, readFind(c.Args()).found()...)
+	}
+	return out
+}
+
+// globWhole reads a pattern that matches every entry of a directory (*,
+// ./*, .*, dir/*) as that directory: removing all of its entries is
+// removing it. Other patterns stay as they are.
+func globWhole(op string) string {
+	dir, base := filepath.Split(op)
+	switch base {
+	case "*", ".*", "*.*", ".[!.]*", "{*,.*}":
+		if dir == "" {
+			return "."
+		}
+		return dir
+	}
+	return op
+}
+
+// moveTargets are the paths a mv takes away from where they were.
+func moveTargets(c *Command) []string {
+	if c.Name() != "mv" && !(c.Name() == "git" && c.sub() == "mv") {
+		return nil
+	}
+	ops := c.operands()
+	if c.Name() == "git" {
+		ops = tail(ops, 1)
+	}
+	if len(ops) < 2 {
+		return nil
+	}
+	if t, ok := c.opts().value("target-directory"); ok && t != "" {
+		return ops
+	}
+	out := make([]string, 0, len(ops)-1)
+	for _, op := range ops[:len(ops)-1] {
+		out = append(out, globWhole(op))
 	}
 	return out
 }
@@ -264,15 +312,15 @@ var baseRules = []*Rule{
 		ID: "rm.root", Severity: Critical, Reason: "recursive deletion of /, the home directory or a system directory",
 		Suggest: "delete the specific paths inside the project you mean",
 		Match: func(c *Command, e *Env) bool {
-			for _, t := range rmTargets(c, e) {
+			for _, t := range append(rmTargets(c, e), moveTargets(c)...) {
 				if dangerousRoot(t, e) {
 					return true
 				}
 			}
 			return false
 		},
-		Deny:  []string{"rm -rf /", "rm -rf /*", "rm -fr ~", "sudo rm -rf $HOME", "rm --recursive --force /etc", "/bin/rm -r -f /usr", "find / -delete", "rm -rf ~/"},
-		Allow: []string{"rm -rf ./build", "rm -r tmp/cache", "rm /tmp/x", "rm -f ~/notes.txt"},
+		Deny:  []string{"rm -rf /", "rm -rf /*", "rm -fr ~", "sudo rm -rf $HOME", "rm --recursive --force /etc", "/bin/rm -r -f /usr", "find / -delete", "rm -rf ~/", "mv ~ /tmp/home-backup", "mv /etc /tmp/x", "rsync -a --delete /tmp/empty/ ~/"},
+		Allow: []string{"rm -rf ./build", "rm -r tmp/cache", "rm /tmp/x", "rm -f ~/notes.txt", "mv ~/notes.txt ./", "rsync -a --delete ./dist/ /tmp/site/"},
 	},
 	{
 		ID: "fork-bomb", Severity: Critical, Reason: "a fork bomb", Suggest: "do not run it",
@@ -332,14 +380,14 @@ var baseRules = []*Rule{
 		Match: func(c *Command, e *Env) bool {
 			if (c.Name() == "chmod" || c.Name() == "chown" || c.Name() == "chgrp") && c.recursive() {
 				for _, op := range c.operands() {
-					if e.Resolve(op) == "/" {
+					if dangerousRoot(op, e) {
 						return true
 					}
 				}
 			}
 			return false
 		},
-		Deny:  []string{"chmod -R 755 /", "sudo chown -R me /", "chown --recursive me:me /"},
+		Deny:  []string{"chmod -R 755 /", "sudo chown -R me /", "chown --recursive me:me /", "chmod -R 000 ~", "chown -R nobody:nogroup ~", "chmod -R 777 /usr"},
 		Allow: []string{"chown -R me ./data"},
 	},
 	{
@@ -429,10 +477,23 @@ var baseRules = []*Rule{
 					return true
 				}
 			}
+			for _, t := range moveTargets(c) {
+				if p := e.Resolve(t); p == gitDir || within(e.Project, p) {
+					return true
+				}
+			}
+			if c.Name() == "rmdir" || c.Name() == "rm" || c.Name() == "unlink" {
+				for _, op := range c.operands() {
+					if e.Resolve(op) == gitDir {
+						return true // .git as a file (a worktree's link) or an empty dir
+					}
+				}
+			}
 			return false
 		},
-		Deny:  []string{"rm -rf .git", "rm -rf .", "rm -rf ./", "rm -r .git/objects", "find .git -delete", "rm -rf ../project"},
-		Allow: []string{"rm -rf build", "rm -rf .github/old", "rm -rf src/.gitkeep-dir", "find . -name '*.orig' -delete"},
+		Deny: []string{"rm -rf .git", "rm -rf .", "rm -rf ./", "rm -r .git/objects", "find .git -delete", "rm -rf ../project", "rm -rf *", "rm -rf ./*", "rm -rf .*",
+			"mv .git /tmp/git-backup", "rmdir .git", "rm .git", "rsync -a --delete /tmp/empty/ ./", "mv ../project /tmp/gone"},
+		Allow: []string{"rm -rf build", "rm -rf .github/old", "rm -rf src/.gitkeep-dir", "find . -name '*.orig' -delete", "rm -rf build/*", "mv old.go new.go", "mv src/a src/b"},
 	},
 	{
 		ID: "rm.outside", Severity: High, Reason: "recursive deletion outside the project and the temporary directories",
@@ -448,7 +509,7 @@ var baseRules = []*Rule{
 				}
 				inTemp := false
 				for _, tmp := range e.Temp {
-					if within(p, tmp) && p != tmp {
+					if within(p, tmp) && (p != tmp || c.Name() == "rm" || findFilters(c)) {
 						inTemp = true
 					}
 				}
@@ -474,20 +535,6 @@ var baseRules = []*Rule{
 		Match: func(c *Command, e *Env) bool { return dropTable.MatchString(sqlText(c)) },
 		Deny:  []string{`psql -c "DROP TABLE users"`, `mysql -e "TRUNCATE TABLE logs"`},
 		Allow: []string{`psql -c "select * from users"`},
-	},
-	{
-		ID: "rm.build-dir", Severity: Medium, Reason: "deleting a build directory", Suggest: "fine if you mean it: it comes back with the next build",
-		Match: func(c *Command, e *Env) bool {
-			for _, t := range rmTargets(c, e) {
-				switch filepath.Base(e.Resolve(t)) {
-				case "node_modules", "dist", "target":
-					return true
-				}
-			}
-			return false
-		},
-		Deny:  []string{"rm -rf node_modules", "rm -rf ./dist", "rm -rf target"},
-		Allow: []string{"rm -rf ./build", "rm node_modules.txt"},
 	},
 	{
 		ID: "sql.delete-all", Severity: Medium, Reason: "DELETE FROM without WHERE", Suggest: "add a WHERE clause",

@@ -138,6 +138,20 @@ var shellRules = []*Rule{
 		Allow:   []string{"python3 x.py", "node server.js"},
 	},
 	{
+		ID: "rm.unknown-target", Severity: High, Asks: true, Reason: "a recursive deletion whose target the guard cannot compute (an unset variable, a loop variable, a command's output)",
+		Suggest: "write the path out",
+		Match: func(c *Command, e *Env) bool {
+			for _, t := range append(rmTargets(c, e), moveTargets(c)...) {
+				if strings.HasPrefix(t, "$") || strings.HasPrefix(t, "<(") || t == "" {
+					return true
+				}
+			}
+			return false
+		},
+		Deny:  []string{"rm -rf \"$BUILD_DIR\"", "rm -rf $TARGET/*", "rm -rf \"$1\"", "rm -rf \"${OUT_DIR}/\"", "for d in $(ls); do rm -rf \"$d\"; done", "rm -rf $(cat dirs.txt)"},
+		Allow: []string{"rm -rf \"$HOME/.cache/x\"", "rm -rf \"/tmp/$NAME\"", "rm -rf build", "d=build; rm -rf \"$d\"", "rm \"$FILE\""},
+	},
+	{
 		ID: "file.shred", Severity: High, Reason: "shredding a file, which makes it unrecoverable", Suggest: "rm it, so that it can be restored from git or a backup",
 		Match: func(c *Command, e *Env) bool { return c.Name() == "shred" || c.Name() == "srm" },
 		Deny:  []string{"shred secret.txt", "shred -u notes.md", "shred --remove=wipe x", "srm -r dir"},

@@ -45,7 +45,7 @@ func TestCatalogueSamples(t *testing.T) {
 
 func fires(t *testing.T, r *Rule, src string, e *Env) bool {
 	t.Helper()
-	cmds, err := Decompose(src)
+	cmds, err := decomposeIn(src, e)
 	if err != nil {
 		t.Fatalf("%q: %v", src, err)
 	}
