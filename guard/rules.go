@@ -600,6 +600,7 @@ const forkBomb = "(fork-bomb)"
 func findFilters(c *Command) bool {
 	return readFind(c.Args()).filtered
 }
+
 // findPrimary reports a primary in find's expression, which follows the
 // start paths; the values of tests (-name -delete) are not primaries.
 func (c *Command) findPrimary(p string) bool {
