@@ -105,6 +105,11 @@ type decomposer struct {
 	// ls-files on the left of a pipe lists: what xargs then passes on lies
 	// below them.
 	pipedPaths map[*syntax.CallExpr][]string
+	// written are files this command line writes with text the guard
+	// knows (echo … > f, cat > f <<EOF); fetchedTo, files it downloads.
+	// Running one later in the same line runs that text.
+	written   map[string]string
+	fetchedTo map[string]bool
 	scope      *scope
 }
 
@@ -120,7 +125,7 @@ func Decompose(src string) ([]*Command, error) {
 // the command substitutions that depend on it ($(pwd), $(command -v x)).
 func decomposeIn(src string, e *Env) ([]*Command, error) {
 	d := &decomposer{fetched: map[*syntax.CallExpr]bool{}, piped: map[*syntax.CallExpr]string{},
-		dynamic: map[*syntax.CallExpr]bool{}, pipedPaths: map[*syntax.CallExpr][]string{}, scope: &scope{vars: map[string]string{}, env: e}}
+		dynamic: map[*syntax.CallExpr]bool{}, pipedPaths: map[*syntax.CallExpr][]string{}, written: map[string]string{}, fetchedTo: map[string]bool{}, scope: &scope{vars: map[string]string{}, env: e}}
 	if err := d.parse(src, 0, nil); err != nil {
 		return d.out, err
 	}
@@ -208,6 +213,13 @@ func (d *decomposer) parse(src string, depth int, via []string) error {
 			}
 		case *syntax.Stmt:
 			writes, reads := d.redirects(n)
+			if len(writes) > 0 {
+				if text, ok := d.producedText(n); ok {
+					for _, w := range writes {
+						d.written[path.Clean(w)] += text
+					}
+				}
+			}
 			if call, ok := n.Cmd.(*syntax.CallExpr); ok && len(call.Args) == 0 {
 				// a=/ on its own: later words may use it.
 				for _, a := range call.Assigns {
@@ -558,6 +570,18 @@ func (d *decomposer) add(c *Command, depth int) error {
 	if err := unwrap(c); err != nil {
 		return err
 	}
+	d.noteFetch(c)
+	if len(c.Argv) > 0 && strings.Contains(c.Argv[0], "/") {
+		// ./x.sh, written or downloaded earlier in the line.
+		if text, ok := d.written[path.Clean(c.Argv[0])]; ok {
+			d.out = append(d.out, c)
+			return d.parse(text, depth+1, append(append([]string(nil), c.Via...), "run "+c.Argv[0]))
+		}
+		if d.fetchedTo[path.Clean(c.Argv[0])] {
+			c.FetchedCode = true
+			c.Argv = append([]string{"sh"}, c.Argv...)
+		}
+	}
 	normalise(c)
 	switch c.Name() {
 	case "xargs":
@@ -570,8 +594,37 @@ func (d *decomposer) add(c *Command, depth int) error {
 	sub := func(src, how string) error {
 		return d.parse(src, depth+1, append(append([]string(nil), c.Via...), how))
 	}
+	if name == "tee" && c.Stdin != "" && !c.StdinDynamic {
+		for _, op := range c.opts().operands {
+			d.written[path.Clean(op)] += c.Stdin
+		}
+	}
 	switch {
-	case isShell(name):
+	case name == "ssh" || name == "docker" || name == "podman" || name == "kubectl" || name == "oc":
+		return d.remote(c, depth)
+	case isShell(name) || name == "source" || name == ".":
+		// A script written or downloaded earlier in this command line.
+		ops := c.opts().operands
+		script := ""
+		if len(ops) > 0 && !c.opts().on("c") {
+			script = ops[0]
+		} else if len(c.Reads) > 0 && len(ops) == 0 {
+			script = c.Reads[0]
+		}
+		if script != "" {
+			if text, ok := d.written[path.Clean(script)]; ok {
+				return sub(text, name+" "+script)
+			}
+			if d.fetchedTo[path.Clean(script)] {
+				c.FetchedCode = true
+				if !isShell(name) {
+					c.Argv = append([]string{"sh"}, c.Argv[1:]...)
+				}
+			}
+		}
+		if !isShell(name) {
+			return nil
+		}
 		p := c.opts()
 		switch {
 		case p.on("n"):
@@ -1046,4 +1099,86 @@ func isShortFlag(arg string, f byte) bool {
 		return false
 	}
 	return strings.IndexByte(arg[1:], f) >= 0
+}
+
+// noteFetch records the file a curl or wget writes its download to.
+func (d *decomposer) noteFetch(c *Command) {
+	if len(c.Argv) == 0 {
+		return
+	}
+	args := c.Argv[1:]
+	switch path.Base(c.Argv[0]) {
+	case "curl":
+		for i, a := range args {
+			switch {
+			case (a == "-o" || a == "--output") && i+1 < len(args):
+				d.fetchedTo[path.Clean(args[i+1])] = true
+			case strings.HasPrefix(a, "--output="):
+				d.fetchedTo[path.Clean(strings.TrimPrefix(a, "--output="))] = true
+			case a == "-O" || a == "--remote-name":
+				for _, u := range args {
+					if strings.Contains(u, "://") {
+						d.fetchedTo[path.Base(u)] = true
+					}
+				}
+			}
+		}
+	case "wget":
+		named := false
+		for i, a := range args {
+			if (a == "-O" || a == "--output-document") && i+1 < len(args) {
+				d.fetchedTo[path.Clean(args[i+1])] = true
+				named = true
+			}
+		}
+		if !named {
+			for _, u := range args {
+				if strings.Contains(u, "://") {
+					d.fetchedTo[path.Base(u)] = true
+				}
+			}
+		}
+	}
+}
+
+// remote reads what ssh, docker/podman exec and kubectl exec run on the
+// other side: the same rules hold there (rm -rf / is rm -rf / on a
+// server too).
+func (d *decomposer) remote(c *Command, depth int) error {
+	via := append(append([]string(nil), c.Via...), c.Name())
+	args := c.Args()
+	var argv []string
+	switch c.Name() {
+	case "ssh":
+		p := specFor("ssh").parse(args)
+		if len(p.operands) < 2 {
+			return nil
+		}
+		remote := strings.Join(p.operands[1:], " ")
+		if isShell(path.Base(p.operands[1])) && len(p.operands) == 2 && c.Stdin != "" && !c.StdinDynamic {
+			remote = c.Stdin
+		}
+		return d.parse(remote, depth+1, via)
+	case "docker", "podman":
+		if len(args) == 0 || args[0] != "exec" {
+			return nil
+		}
+		p := specFor("docker-exec").parse(args[1:])
+		if len(p.operands) < 2 {
+			return nil
+		}
+		argv = p.operands[1:]
+	case "kubectl", "oc":
+		for i, a := range args {
+			if a == "--" && len(args) > 0 && contains(args[:i], "exec") {
+				argv = args[i+1:]
+				break
+			}
+		}
+	}
+	if len(argv) == 0 {
+		return nil
+	}
+	inner := &Command{Argv: append([]string(nil), argv...), Env: map[string]string{}, Via: via, Text: c.Text, Stdin: c.Stdin, StdinDynamic: c.StdinDynamic}
+	return d.add(inner, depth+1)
 }

@@ -284,6 +284,8 @@ var specs = sync.OnceValue(func() map[string]*cmdSpec {
 	gnu("helm", "n|namespace= kube-context= kubeconfig= f|values= set= version= o|output=")
 	gnu("redis-cli", "h= p= a= n= u= user= pass= s= tls")
 	gnu("terraform", "chdir= var= var-file= target= state=")
+	posix("ssh", "4 6 A a C f G g K k M N n q s T t V v X x Y y B= b= c= D= E= e= F= I= i= J= L= l= m= O= o= P= p= Q= R= S= W= w=")
+	posix("docker-exec", "d|detach detach-keys= e|env= env-file= i|interactive privileged t|tty u|user= w|workdir=")
 	posix("xargs", "0|null a|arg-file= d|delimiter= E= e|eof? I= i|replace? L= l|max-lines? n|max-args= o|open-tty P|max-procs= p|interactive process-slot-var= r|no-run-if-empty s|max-chars= show-limits t|verbose x|exit")
 	posix("env", "a|argv0= i|ignore-environment 0|null u|unset= C|chdir= S|split-string= block-signal? default-signal? ignore-signal? list-signal-handling v|debug")
 	posix("sudo", "A|askpass b|background C|close-from= D|chdir= E|preserve-env? e|edit g|group= H|set-home h|host= i|login K|remove-timestamp k|reset-timestamp l|list n|non-interactive P|preserve-groups p|prompt= R|chroot= r|role= S|stdin s|shell t|type= T|command-timeout= U|other-user= u|user= V|version v|validate")

@@ -30,6 +30,19 @@ var agentSettings = []string{
 	".qwen/settings.json", ".kiro/hooks/", ".clinerules/hooks/",
 }
 
+// shellStartup are the files a shell runs as it starts, relative to home.
+var shellStartup = []string{".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zshenv", ".zprofile",
+	".zlogin", ".config/fish", ".kshrc", ".mkshrc", ".bash_aliases"}
+
+// charDevOK reports the character devices a command may write to.
+func charDevOK(p string) bool {
+	switch p {
+	case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/ptmx":
+		return true
+	}
+	return strings.HasPrefix(p, "/dev/fd/") || strings.HasPrefix(p, "/dev/pts/")
+}
+
 // CheckPath says whether writing the path is protected, and why. Paths
 // are compared in lower case, so that .GIT/hooks on a case-insensitive
 // file system is .git/hooks; a file hard-linked to a protected one is that
@@ -55,6 +68,12 @@ func (e *Env) CheckPath(raw string) *PathFinding {
 }
 
 func (e *Env) checkResolved(p string) *PathFinding {
+	if strings.HasPrefix(p, "/dev/") && (blockDevice.MatchString(p) || isDevice(p, e) && !charDevOK(p)) {
+		return &PathFinding{ID: "path.device", Critical: true, Reason: "a write to " + p + ", a disk device"}
+	}
+	if within(p, "/proc") || within(p, "/sys") {
+		return &PathFinding{ID: "path.system", Critical: true, Reason: "a write into " + p + ", the kernel's own state"}
+	}
 	for _, d := range systemDirs {
 		if within(p, d) {
 			return &PathFinding{ID: "path.system", Critical: true, Reason: "a write into " + d + ", a system directory"}
@@ -64,6 +83,11 @@ func (e *Env) checkResolved(p string) *PathFinding {
 	home := strings.ToLower(filepath.ToSlash(e.Home))
 	base := path.Base(lower)
 	underHome := func(rel string) bool { return home != "" && within(lower, home+"/"+rel) }
+	for _, rc := range shellStartup {
+		if underHome(rc) {
+			return &PathFinding{ID: "path.shell-startup", Reason: "a write to ~/" + rc + ", which every later shell runs (an alias there can switch git or sentinel off)"}
+		}
+	}
 	if underHome(".ssh") {
 		return &PathFinding{ID: "path.credentials-dir", Reason: "a write into ~/.ssh, which holds keys and who may log in"}
 	}
