@@ -23,7 +23,7 @@ func guardCommand(e *env) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "agent", Usage: "the agent's hook dialect: claude, codex, gemini, cursor or copilot (default: recognised from the event)"},
 		},
-		Subcommands: []*cli.Command{guardExplainCommand(e), guardInstallCommand(e, false), guardInstallCommand(e, true)},
+		Subcommands: []*cli.Command{guardExplainCommand(e), guardInstallCommand(e, false), guardInstallCommand(e, true), guardLogCommand(e)},
 		Action: func(c *cli.Context) error {
 			o := guardOptions{agent: c.String("agent")}
 			if _, ok := guard.Dialects[o.agent]; o.agent != "" && !ok {
@@ -46,6 +46,7 @@ func runGuard(c *cli.Context, e *env, o guardOptions) error {
 	if d.Verdict != guard.Deny && policy != nil && policy.Checker != nil && d.Call != nil && d.Call.Kind != "" {
 		checked, why := policy.Checker.Review(c.Context, checkerInput(dialect, d))
 		if checked.Verdict == guard.Deny {
+			checked.Call = d.Call // the refusal is of this call, for the audit trail
 			d = checked
 			// The checker's words are for the person; Codex reads stderr
 			// as the agent's reason, so they stay out of it there.
@@ -61,6 +62,7 @@ func runGuard(c *cli.Context, e *env, o guardOptions) error {
 	if a.Stderr != "" {
 		io.WriteString(e.stderr, a.Stderr)
 	}
+	auditGuard(e, dialect, policy, d)
 	if a.Exit != 0 {
 		return &hostExit{code: a.Exit}
 	}

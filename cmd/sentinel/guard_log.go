@@ -1,0 +1,92 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gitsentinel/sentinel/guard"
+	"github.com/urfave/cli/v2"
+)
+
+// guardLogOptions are the flags of `sentinel guard log`.
+type guardLogOptions struct {
+	all   bool
+	since time.Time
+	json  bool
+}
+
+func guardLogCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "log",
+		Usage: "print the guard's audit trail, newest last: its refusals, or with --all every recorded decision",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "all", Usage: "also allowed calls (recorded with [guard] log = \"all\"), and the rotated files"},
+			&cli.StringFlag{Name: "since", Usage: "only decisions since a time (2026-11-29T12:00:00Z) or within a duration (30m, 24h, 7d)"},
+			&cli.BoolFlag{Name: "json", Usage: "the records as JSON lines, as written (docs/json.md)"},
+		},
+		Action: func(c *cli.Context) error {
+			o := guardLogOptions{all: c.Bool("all"), json: c.Bool("json")}
+			if s := c.String("since"); s != "" {
+				t, err := parseSince(s, time.Now())
+				if err != nil {
+					return &usageError{err}
+				}
+				o.since = t
+			}
+			return runGuardLog(e, o)
+		},
+	}
+}
+
+func runGuardLog(e *env, o guardLogOptions) error {
+	path := guard.LogPath(e.getenv)
+	if path == "" {
+		return fmt.Errorf("no audit trail: neither XDG_STATE_HOME nor HOME is an absolute directory; run `export XDG_STATE_HOME=$HOME/.local/state`")
+	}
+	entries, notes := guard.ReadLog(path, guard.LogQuery{All: o.all, Since: o.since})
+	for _, n := range notes {
+		fmt.Fprintf(e.stderr, "sentinel guard log: %s\n", n)
+	}
+	if o.json {
+		var b strings.Builder
+		for _, en := range entries {
+			b.Write(en.Raw)
+			b.WriteByte('\n')
+		}
+		_, err := fmt.Fprint(e.stdout, b.String())
+		return err
+	}
+	if len(entries) == 0 {
+		return nil
+	}
+	return guard.WriteLogText(e.stdout, entries)
+}
+
+// parseSince reads --since: an RFC 3339 time, a Go duration before now, or
+// a number of days ("7d", which Go's durations lack).
+func parseSince(s string, now time.Time) (time.Time, error) {
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, nil
+	}
+	if days, ok := strings.CutSuffix(s, "d"); ok {
+		if n, err := strconv.Atoi(days); err == nil && n >= 0 {
+			return now.AddDate(0, 0, -n), nil
+		}
+	}
+	if d, err := time.ParseDuration(s); err == nil && d >= 0 {
+		return now.Add(-d), nil
+	}
+	return time.Time{}, fmt.Errorf("--since %q is neither a duration (30m, 24h, 7d) nor an RFC 3339 time; run `sentinel guard log --since 24h`", s)
+}
+
+// auditGuard writes the guard's final decision to the audit trail. It can
+// never change the verdict: a failure is one line on stderr, and the
+// answer stands.
+func auditGuard(e *env, dialect guard.Dialect, policy *guard.Policy, d *guard.Decision) {
+	err := guard.Audit(guard.LogPath(e.getenv), policy.LogMode(), dialect.Name(), d, e.dir, time.Now())
+	if err != nil {
+		fmt.Fprintf(e.stderr, "sentinel guard: the audit trail was not written: %s\n", strings.Join(strings.Fields(err.Error()), " "))
+	}
+}
