@@ -110,7 +110,7 @@ type decomposer struct {
 	// Running one later in the same line runs that text.
 	written   map[string]string
 	fetchedTo map[string]bool
-	scope      *scope
+	scope     *scope
 }
 
 // Decompose parses shell code (Bash dialect) and returns every simple

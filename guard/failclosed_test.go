@@ -220,3 +220,15 @@ func TestManyRules(t *testing.T) {
 }
 
 func mkfifo(path string) error { return syscall.Mkfifo(path, 0o644) }
+
+// TestAuditTrailProtected: the agent must not erase the record of what it
+// was refused.
+func TestAuditTrailProtected(t *testing.T) {
+	e := corpusEnv()
+	e.StateDir = "/home/agent-test/.local/state/sentinel"
+	for _, cmd := range []string{"rm ~/.local/state/sentinel/guard.jsonl", "echo > ~/.local/state/sentinel/guard.jsonl", "ln -sf /dev/null ~/.local/state/sentinel/guard.jsonl", "rm -rf ~/.local/state/sentinel"} {
+		if d := EvaluateCommand(cmd, e, nil); d.Verdict != Deny {
+			t.Errorf("%s: %s", cmd, d.Verdict)
+		}
+	}
+}

@@ -52,6 +52,9 @@ type Env struct {
 	Self string
 	// Path is the directories of $PATH, where `command -v` looks.
 	Path []string
+	// StateDir holds the guard's audit trail, which the agent must not
+	// remove or rewrite.
+	StateDir string
 	// Level is how hard the guard is.
 	Level Level
 	// Secrets are the configured globs of more secret paths.
@@ -159,6 +162,9 @@ func NewEnv(cwd string, getenv func(string) string) *Env {
 		e.Self = self
 	}
 	e.Path = filepath.SplitList(getenv("PATH"))
+	if lp := LogPath(getenv); lp != "" {
+		e.StateDir = filepath.Dir(lp)
+	}
 	e.Project = e.Cwd
 	for d := e.Cwd; ; {
 		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {

@@ -110,7 +110,8 @@ func (e *Env) checkResolved(p string) *PathFinding {
 		return &PathFinding{ID: "path.git-control", Reason: "a write to git's hooks, configuration or sentinel's state in it"}
 	case strings.Contains(lower+"/", "/.husky/"), base == "lefthook.yml", base == ".lefthook.yml", base == "lefthook-local.yml", base == ".pre-commit-config.yaml":
 		return &PathFinding{ID: "path.hook-manager", Reason: "a write to a hook manager's configuration"}
-	case strings.Contains(lower+"/", "/.sentinel/"), e.UserConfig != "" && within(lower, strings.ToLower(filepath.ToSlash(e.UserConfig))):
+	case strings.Contains(lower+"/", "/.sentinel/"), e.UserConfig != "" && within(lower, strings.ToLower(filepath.ToSlash(e.UserConfig))),
+		e.StateDir != "" && within(lower, strings.ToLower(filepath.ToSlash(e.StateDir))):
 		return &PathFinding{ID: "path.sentinel", Reason: "a write to sentinel's own files; a person changes them"}
 	case e.isSentinelBinary(p):
 		return &PathFinding{ID: "path.sentinel", Reason: "a write to the sentinel binary itself"}
