@@ -683,6 +683,21 @@ func (d *decomposer) gitCarriers(c *Command, depth int) error {
 			return sub(alias[1:]+" "+strings.Join(g.global.operands[1:], " "), "git alias")
 		}
 	}
+	// Programs git runs from its settings and variables: read them too.
+	for k, v := range g.config {
+		if gitConfigRuns(k) && !strings.HasPrefix(k, "alias.") && v != "" && v != "$env" {
+			if err := sub(strings.TrimPrefix(v, "!"), "git -c "+k); err != nil {
+				return err
+			}
+		}
+	}
+	for _, k := range []string{"GIT_SSH_COMMAND", "GIT_SSH", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_PAGER", "GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "GIT_PROXY_COMMAND"} {
+		if v := c.Env[k]; v != "" {
+			if err := sub(v, k); err != nil {
+				return err
+			}
+		}
+	}
 	switch g.sub {
 	case "rebase":
 		for _, x := range g.args.values("exec") {
@@ -695,10 +710,17 @@ func (d *decomposer) gitCarriers(c *Command, depth int) error {
 			return d.add(&Command{Argv: append([]string(nil), ops[1:]...), Env: map[string]string{}, Via: append(c.Via, "git bisect run"), Text: c.Text}, depth+1)
 		}
 	case "submodule":
-		ops := g.args.operands
-		for i, op := range ops {
-			if op == "foreach" && i+1 < len(ops) {
-				return sub(strings.Join(ops[i+1:], " "), "git submodule foreach")
+		// foreach's command is everything after it, options included.
+		raw := g.global.operands
+		for i, op := range raw {
+			if op == "foreach" {
+				rest := raw[i+1:]
+				for len(rest) > 0 && (rest[0] == "--recursive" || rest[0] == "-q" || rest[0] == "--quiet") {
+					rest = rest[1:]
+				}
+				if len(rest) > 0 {
+					return sub(strings.Join(rest, " "), "git submodule foreach")
+				}
 			}
 		}
 	case "difftool", "mergetool":

@@ -79,9 +79,60 @@ type gitCall struct {
 	config map[string]string
 }
 
+// parseGitEnv reads git's argv with the settings the environment gives it:
+// GIT_CONFIG_PARAMETERS ('key'='value' pairs, as -c writes them) and
+// GIT_CONFIG_COUNT with GIT_CONFIG_KEY_n and GIT_CONFIG_VALUE_n.
+func parseGitEnv(argv []string, env map[string]string) *gitCall {
+	pre := map[string]string{}
+	if params, ok := env["GIT_CONFIG_PARAMETERS"]; ok {
+		for _, kv := range splitConfigParameters(params) {
+			k, v, _ := strings.Cut(kv, "=")
+			pre[strings.ToLower(k)] = v
+		}
+	}
+	for k, v := range env {
+		if n, ok := strings.CutPrefix(k, "GIT_CONFIG_KEY_"); ok {
+			pre[strings.ToLower(v)] = env["GIT_CONFIG_VALUE_"+n]
+		}
+	}
+	return parseGitWith(argv, pre)
+}
+
+// splitConfigParameters reads GIT_CONFIG_PARAMETERS: shell-quoted words,
+// each 'key=value' or 'key'='value'.
+func splitConfigParameters(s string) []string {
+	var out []string
+	var cur strings.Builder
+	in := false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\'':
+			in = !in
+		case c == ' ' && !in:
+			if cur.Len() > 0 {
+				out = append(out, cur.String())
+				cur.Reset()
+			}
+		default:
+			cur.WriteByte(c)
+		}
+	}
+	if cur.Len() > 0 {
+		out = append(out, cur.String())
+	}
+	return out
+}
+
 // parseGit reads git's argv (without "git").
 func parseGit(argv []string) *gitCall {
+	return parseGitWith(argv, nil)
+}
+
+func parseGitWith(argv []string, pre map[string]string) *gitCall {
 	g := &gitCall{config: map[string]string{}}
+	for k, v := range pre {
+		g.config[k] = v
+	}
 	g.global = gitGlobal().parse(argv)
 	for _, o := range g.global.opts {
 		switch o.id {

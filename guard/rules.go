@@ -51,7 +51,7 @@ func (c *Command) git() *gitCall {
 		return &gitCall{global: &parsed{afterDash: -1}, args: &parsed{afterDash: -1}, config: map[string]string{}}
 	}
 	if c.gitc == nil {
-		c.gitc = parseGit(c.Args())
+		c.gitc = parseGitEnv(c.Args(), c.Env)
 	}
 	return c.gitc
 }

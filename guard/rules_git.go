@@ -221,6 +221,14 @@ var gitRules = []*Rule{
 					return true
 				}
 			}
+			for k, v := range assignments(c) {
+				switch k {
+				case "GIT_SSH_COMMAND", "GIT_SSH", "GIT_EXTERNAL_DIFF", "GIT_PROXY_COMMAND", "GIT_ASKPASS", "SSH_ASKPASS", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR":
+					if v != "" && v != "true" && v != ":" {
+						return true
+					}
+				}
+			}
 			if g.sub == "config" {
 				for _, k := range gitConfigWrites(g) {
 					if gitConfigRuns(k) {
@@ -246,7 +254,7 @@ var gitRules = []*Rule{
 			return false
 		},
 		Deny: []string{"git -c core.sshCommand='ssh -i x' fetch", "git config core.sshCommand 'ssh -v'", "git -c core.pager='sh x' log", "git -c core.fsmonitor=./x status",
-			"git clone --upload-pack='touch /tmp/x' host:repo", "git clone 'ext::sh -c touch% /tmp/pwned' x", "git config --global credential.helper '!f() { x; }; f'"},
+			"git clone --upload-pack='touch /tmp/x' host:repo", "git clone 'ext::sh -c touch% /tmp/pwned' x", "git config --global credential.helper '!f() { x; }; f'", "GIT_SSH_COMMAND='ssh -i key' git fetch", "export GIT_SSH_COMMAND='ssh -o ProxyCommand=x'"},
 		Allow: []string{"git fetch", "git -c color.ui=always log", "git config core.autocrlf false", "git clone https://example.com/x.git"},
 	},
 }
