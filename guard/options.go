@@ -282,6 +282,9 @@ var specs = sync.OnceValue(func() map[string]*cmdSpec {
 	gnu("kubectl", "n|namespace= context= kubeconfig= cluster= user= l|selector= o|output= f|filename= k|kustomize= A|all-namespaces s|server= token= as= grace-period= timeout=")
 	m["oc"] = m["kubectl"]
 	gnu("helm", "n|namespace= kube-context= kubeconfig= f|values= set= version= o|output=")
+	gnu("aws", "profile= region= output= endpoint-url= query= color= cli-input-json= ca-bundle= debug no-verify-ssl no-paginate no-sign-request")
+	gnu("gcloud", "project= account= configuration= format= verbosity= impersonate-service-account= quiet q")
+	gnu("gh", "R|repo= X|method= H|header= F|field= f|raw-field= hostname= q|jq= t|template= input= i|include")
 	gnu("redis-cli", "h= p= a= n= u= user= pass= s= tls")
 	gnu("terraform", "chdir= var= var-file= target= state=")
 	posix("ssh", "4 6 A a C f G g K k M N n q s T t V v X x Y y B= b= c= D= E= e= F= I= i= J= L= l= m= O= o= P= p= Q= R= S= W= w=")

@@ -297,7 +297,7 @@ func assignments(c *Command) map[string]string {
 }
 
 // Catalogue is every rule, CRITICAL first.
-var Catalogue = concatRules(baseRules, gitRules, shellRules, infraRules)
+var Catalogue = concatRules(baseRules, gitRules, shellRules, infraRules, []*Rule{platformRule})
 
 func concatRules(lists ...[]*Rule) []*Rule {
 	var out []*Rule

@@ -77,6 +77,59 @@ func (v *infraVerb) match(c *Command) bool {
 	return false
 }
 
+// platformCLIs are hosting and platform command lines whose destructive
+// calls are spelled with a verb word: gh repo delete, vercel remove,
+// firebase projects:delete, glab release delete.
+var platformCLIs = map[string]bool{"gh": true, "glab": true, "vercel": true, "netlify": true, "wrangler": true, "firebase": true,
+	"heroku": true, "fly": true, "flyctl": true, "doctl": true, "supabase": true, "railway": true, "render": true, "linode-cli": true,
+	"hcloud": true, "scw": true, "vultr-cli": true, "exoscale": true, "oci": true, "ibmcloud": true, "az": true, "gcloud": true, "aws": true,
+	"ssh-add": true, "npm": true, "docker": true, "podman": true, "kubectl": true, "helm": true}
+
+// destructiveVerb reports a verb word that destroys.
+func destructiveVerb(w string) bool {
+	w = strings.ToLower(w)
+	if i := strings.LastIndexByte(w, ':'); i >= 0 {
+		w = w[i+1:]
+	}
+	switch w {
+	case "delete", "destroy", "remove", "rm", "purge", "archive", "wipe", "drop", "terminate", "deprovision", "uninstall", "disable", "cancel":
+		return true
+	}
+	return strings.HasPrefix(w, "delete-") || strings.HasPrefix(w, "destroy-") || strings.HasPrefix(w, "terminate-")
+}
+
+// httpDelete reports an HTTP DELETE (or a write to branch protection)
+// sent by curl, wget or gh api.
+func httpDelete(c *Command) bool {
+	args := c.Args()
+	switch c.Name() {
+	case "curl", "wget", "http", "xh", "gh":
+		for i, a := range args {
+			v := ""
+			switch {
+			case a == "-X" || a == "--request" || a == "--method":
+				if i+1 < len(args) {
+					v = args[i+1]
+				}
+			case strings.HasPrefix(a, "-X"):
+				v = a[2:]
+			case strings.HasPrefix(a, "--request=") || strings.HasPrefix(a, "--method="):
+				v = a[strings.IndexByte(a, '=')+1:]
+			}
+			if strings.EqualFold(v, "DELETE") {
+				return true
+			}
+			if strings.EqualFold(v, "PUT") && c.Name() == "gh" && strings.Contains(strings.Join(args, " "), "/protection") {
+				return true
+			}
+		}
+		if c.Name() == "http" || c.Name() == "xh" {
+			return len(args) > 0 && strings.EqualFold(args[0], "DELETE")
+		}
+	}
+	return false
+}
+
 func verbsRule(id, reason, suggest string, asks bool, verbs []infraVerb, deny, allow []string) *Rule {
 	return &Rule{ID: id, Severity: High, Asks: asks, Reason: reason, Suggest: suggest, Deny: deny, Allow: allow,
 		Match: func(c *Command, e *Env) bool {
@@ -87,6 +140,38 @@ func verbsRule(id, reason, suggest string, asks bool, verbs []infraVerb, deny, a
 			}
 			return false
 		}}
+}
+
+// platformRule catches the verb-spelled deletions of platform CLIs and
+// HTTP DELETEs: the pattern, not a list of every subcommand.
+var platformRule = &Rule{
+	ID: "platform.delete", Severity: High, Reason: "deleting or disabling something on a hosting platform or service (a repository, a secret, a deployment, an index)",
+	Suggest: "ask a person to do it",
+	Match: func(c *Command, e *Env) bool {
+		if httpDelete(c) {
+			return true
+		}
+		name, ops := infraWords(c)
+		if !platformCLIs[name] || name == "docker" || name == "podman" || name == "kubectl" || name == "helm" || name == "npm" {
+			return false
+		}
+		if name == "ssh-add" {
+			return c.has("-D") || c.has("-d")
+		}
+		for i, op := range ops {
+			if i == 3 {
+				break
+			}
+			if destructiveVerb(op) {
+				return true
+			}
+		}
+		return false
+	},
+	Deny: []string{"gh repo delete owner/repo --yes", "gh secret delete TOKEN", "glab release delete v1", "vercel remove app --yes", "wrangler delete",
+		"firebase projects:delete prod", "gh api -X DELETE repos/o/r", "curl -X DELETE http://localhost:9200/_all", "curl -XDELETE 'http://x/logs-*'",
+		"heroku apps:destroy app", "gh workflow disable deploy.yml", "ssh-add -D", "gh run cancel 1"},
+	Allow: []string{"gh repo view", "gh pr create", "curl -X POST https://x", "vercel deploy", "gh api repos/o/r", "firebase deploy", "gh secret list", "curl https://example.com"},
 }
 
 // infraRules are the calls that destroy infrastructure, data or a machine's
@@ -133,6 +218,18 @@ var infraRules = []*Rule{
 			{tools: []string{"gcloud"}, words: []string{"*", "delete"}},
 			{tools: []string{"gcloud"}, words: []string{"*", "*", "*", "delete"}},
 			{tools: []string{"gsutil"}, words: []string{"rm"}, opts: []string{"-r", "-R"}},
+			{tools: []string{"gsutil"}, words: []string{"rsync"}, opts: []string{"-d"}},
+			{tools: []string{"gcloud"}, words: []string{"storage", "rm"}},
+			{tools: []string{"aws"}, words: []string{"s3", "sync"}, opts: []string{"--delete"}},
+			{tools: []string{"aws"}, words: []string{"*", "stop-*"}},
+			{tools: []string{"gcloud"}, words: []string{"*", "*", "stop"}},
+			{tools: []string{"mc"}, words: []string{"rb"}},
+			{tools: []string{"mc"}, words: []string{"rm"}, opts: []string{"--recursive", "-r"}},
+			{tools: []string{"rclone"}, words: []string{"purge"}},
+			{tools: []string{"rclone"}, words: []string{"delete"}},
+			{tools: []string{"rclone"}, words: []string{"deletefile"}},
+			{tools: []string{"rclone"}, words: []string{"sync"}},
+			{tools: []string{"azcopy"}, words: []string{"remove"}},
 			{tools: []string{"gsutil"}, words: []string{"rb"}},
 			{tools: []string{"az"}, words: []string{"*", "delete"}},
 			{tools: []string{"az"}, words: []string{"*", "*", "delete"}},
