@@ -452,17 +452,28 @@ func (d *decomposer) listedPaths(st *syntax.Stmt) []string {
 		return f.found()
 	case "git":
 		g := parseGit(argv[1:])
-		if g.sub == "ls-files" || g.sub == "diff" && g.args.on("--name-only") {
+		switch {
+		case g.sub == "ls-files" && len(g.args.operands) == 0:
+			return []string{"", "."} // every tracked file: the work tree
+		case g.sub == "ls-files" || g.sub == "diff" && g.args.on("--name-only"):
 			return []string{"."}
 		}
 	case "ls":
 		// ls lists the entries of its operands (the cwd without any):
-		// acting on them all is acting on the directories themselves.
-		var dirs []string
+		// acting on them all is acting on the directories themselves. A
+		// pattern lists what it matches.
+		var dirs, matches []string
 		for _, a := range argv[1:] {
-			if !strings.HasPrefix(a, "-") {
+			switch {
+			case strings.HasPrefix(a, "-"):
+			case strings.ContainsAny(a, "*?["):
+				matches = append(matches, a)
+			default:
 				dirs = append(dirs, a)
 			}
+		}
+		if len(matches) > 0 && len(dirs) == 0 {
+			return matches
 		}
 		if len(dirs) == 0 {
 			dirs = []string{"."}
@@ -758,6 +769,10 @@ func (d *decomposer) xargs(c *Command, depth int) error {
 		// find P | xargs rm: the words are files below P.
 		a := append([]string(nil), argv...)
 		whole := len(c.pipedPaths) > 0 && c.pipedPaths[0] == ""
+		if whole && path.Base(a[0]) == "rm" {
+			// rm of every file below a directory is rm -r of it.
+			a = append([]string{a[0], "-r"}, a[1:]...)
+		}
 		for _, p := range c.pipedPaths {
 			switch {
 			case p == "":
@@ -1000,14 +1015,13 @@ func readFind(args []string) findReading {
 	for ; i < len(args); i++ {
 		if findSelecting[args[i]] {
 			f.filtered = true
-			if (args[i] == "-name" || args[i] == "-iname") && i+1 < len(args) {
-				f.name = args[i+1]
+			if (args[i] == "-name" || args[i] == "-iname") && i+1 < len(args) && (i == 0 || args[i-1] != "-not" && args[i-1] != "!") {
+				if names == 0 {
+					f.name = args[i+1]
+				}
 				names++
 			}
 		}
-	}
-	if names != 1 {
-		f.name = ""
 	}
 	return f
 }

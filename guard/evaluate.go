@@ -278,6 +278,20 @@ func commandWrites(c *Command) []string {
 				out = append(out, a[3:])
 			}
 		}
+	case "ssh-keygen":
+		args := c.Args()
+		reads := false
+		for _, a := range args {
+			reads = reads || a == "-l" || a == "-y" || a == "-F" || a == "-e" || a == "-i" || a == "-L" || a == "-Q" || a == "-B" || a == "-lf" || a == "-yf"
+		}
+		for i, a := range args {
+			if a == "-f" && i+1 < len(args) && !reads {
+				out = append(out, args[i+1])
+			}
+			if a == "-R" {
+				out = append(out, "~/.ssh/known_hosts")
+			}
+		}
 	}
 	return out
 }

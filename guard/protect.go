@@ -267,7 +267,7 @@ func (e *Env) secretReads(raw string) []*PathFinding {
 	// The file may not exist yet, or the glob crosses directories: try the
 	// pattern against the secrets' own names in its directory.
 	dir, base := filepath.Split(pattern)
-	if !strings.HasPrefix(base, ".") {
+	if !strings.HasPrefix(base, ".") && e.secret(filepath.Join(dir, "x")) == nil {
 		// The shell passes a pattern that matches nothing as it is; only
 		// a hidden-file pattern (.e*, .*) is read as naming a secret that
 		// is not there yet.

@@ -25,10 +25,10 @@ var shellRules = []*Rule{
 					return false
 				}
 				readsStdin := len(p.operands) == 0 || p.on("s") || p.operands[0] == "-" || p.operands[0] == "/dev/stdin"
-				return readsStdin && c.StdinDynamic || len(p.operands) > 0 && strings.Contains(p.operands[0], "<(…)")
+				return readsStdin && c.StdinDynamic || len(p.operands) > 0 && (strings.Contains(p.operands[0], "<(…)") || strings.HasPrefix(p.operands[0], "$"))
 			case name == "source" || name == ".":
 				ops := c.operands()
-				return len(ops) > 0 && (strings.Contains(ops[0], "<(…)") || strings.Contains(ops[0], "$(…)") || ops[0] == "/dev/stdin")
+				return len(ops) > 0 && (strings.Contains(ops[0], "<(…)") || strings.HasPrefix(ops[0], "$") || ops[0] == "/dev/stdin") && !c.SetupEval
 			case name == "eval" && !c.SetupEval:
 				for _, a := range c.Args() {
 					if strings.Contains(a, "$(…)") || strings.Contains(a, "$") {
