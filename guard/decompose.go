@@ -5,6 +5,7 @@
 package guard
 
 import (
+	"encoding/base64"
 	"fmt"
 	"path"
 	"strconv"
@@ -544,6 +545,34 @@ func setupGenerator(cs *syntax.CmdSubst, sc **scope) bool {
 // producedText is what a statement writes on stdout, when it is a literal
 // echo or printf, or a cat of a heredoc or here-string.
 func (d *decomposer) producedText(st *syntax.Stmt) (string, bool) {
+	return d.scope.produced(st)
+}
+
+// produced is what a statement writes on stdout, when the guard can
+// compute it: a literal echo or printf, a cat of a heredoc or
+// here-string, and those piped through base64 -d, rev or cat. Encoding a
+// command does not hide it.
+func (s *scope) produced(st *syntax.Stmt) (string, bool) {
+	if b, ok := st.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) {
+		in, ok := s.produced(b.X)
+		if !ok {
+			return "", false
+		}
+		call, ok := b.Y.Cmd.(*syntax.CallExpr)
+		if !ok || len(call.Args) == 0 {
+			return "", false
+		}
+		var argv []string
+		for _, w := range call.Args {
+			v, lit := s.render(w)
+			if !lit {
+				return "", false
+			}
+			argv = append(argv, v)
+		}
+		return filterText(argv, in)
+	}
+	d := &decomposer{scope: s}
 	call, ok := st.Cmd.(*syntax.CallExpr)
 	if !ok || len(call.Args) == 0 {
 		return "", false
@@ -1217,4 +1246,36 @@ func (d *decomposer) remote(c *Command, depth int) error {
 	}
 	inner := &Command{Argv: append([]string(nil), argv...), Env: map[string]string{}, Via: via, Text: c.Text, Stdin: c.Stdin, StdinDynamic: c.StdinDynamic}
 	return d.add(inner, depth+1)
+}
+
+// filterText is what a filter writes for known input: base64 -d, rev,
+// cat, tr -d.
+func filterText(argv []string, in string) (string, bool) {
+	switch path.Base(argv[0]) {
+	case "cat":
+		if len(argv) == 1 || len(argv) == 2 && argv[1] == "-" {
+			return in, true
+		}
+	case "base64", "b64":
+		for _, a := range argv[1:] {
+			if a == "-d" || a == "--decode" || a == "-D" || a == "-di" || a == "-id" {
+				out, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(in), ""))
+				if err != nil {
+					out, err = base64.RawStdEncoding.DecodeString(strings.TrimRight(strings.Join(strings.Fields(in), ""), "="))
+				}
+				return string(out), err == nil
+			}
+		}
+	case "rev":
+		var lines []string
+		for _, l := range strings.Split(strings.TrimSuffix(in, "\n"), "\n") {
+			r := []rune(l)
+			for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
+				r[i], r[j] = r[j], r[i]
+			}
+			lines = append(lines, string(r))
+		}
+		return strings.Join(lines, "\n") + "\n", true
+	}
+	return "", false
 }

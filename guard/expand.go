@@ -210,6 +210,10 @@ func (s *scope) subst(cs *syntax.CmdSubst) (string, bool) {
 	if len(cs.Stmts) != 1 {
 		return "", false
 	}
+	if _, pipe := cs.Stmts[0].Cmd.(*syntax.BinaryCmd); pipe {
+		out, ok := s.produced(cs.Stmts[0])
+		return strings.TrimRight(out, "\n"), ok
+	}
 	call, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr)
 	if !ok || len(call.Args) == 0 || len(cs.Stmts[0].Redirs) > 0 {
 		return "", false
