@@ -2,6 +2,7 @@ package guard
 
 import (
 	"fmt"
+	"path"
 	"strings"
 )
 
@@ -276,6 +277,26 @@ func commandWrites(c *Command) []string {
 		for _, a := range c.Args() {
 			if strings.HasPrefix(a, "of=") {
 				out = append(out, a[3:])
+			}
+		}
+	case "go":
+		// go build -o FILE writes FILE; go install PKG writes $GOBIN/NAME.
+		args := c.Args()
+		if len(args) > 0 && args[0] == "build" {
+			for i, a := range args {
+				if a == "-o" && i+1 < len(args) {
+					out = append(out, args[i+1])
+				} else if strings.HasPrefix(a, "-o=") {
+					out = append(out, a[3:])
+				}
+			}
+		}
+		if len(args) > 0 && args[0] == "install" {
+			for _, a := range args[1:] {
+				if !strings.HasPrefix(a, "-") {
+					pkg, _, _ := strings.Cut(a, "@")
+					out = append(out, "$GOBIN/"+path.Base(strings.TrimSuffix(pkg, "/...")))
+				}
 			}
 		}
 	case "ssh-keygen":

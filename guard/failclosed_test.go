@@ -232,3 +232,34 @@ func TestAuditTrailProtected(t *testing.T) {
 		}
 	}
 }
+
+// TestSentinelBinaryProtected: replacing the binary switches every check
+// off, however it is named.
+func TestSentinelBinaryProtected(t *testing.T) {
+	e := corpusEnv()
+	e.Self = "/home/agent-test/go/bin/sentinel"
+	e.Path = []string{"/usr/local/bin", "/home/agent-test/go/bin", "/usr/bin"}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "sentinel")
+	os.WriteFile(bin, []byte("#!/bin/sh\n"), 0o755)
+	e.Path = append(e.Path, dir)
+	for _, cmd := range []string{
+		"cp /bin/true /home/agent-test/go/bin/sentinel",
+		"cp /bin/true $(command -v sentinel)",
+		"cp /bin/true \"$(which sentinel)\"",
+		"go install ./cmd/sentinel",
+		"go install github.com/gitsentinel/sentinel/cmd/sentinel@latest",
+		"go build -o /usr/local/bin/sentinel ./cmd/x",
+		"ln -sf /bin/true /usr/local/bin/sentinel",
+		"printf '#!/bin/sh\\nexit 0\\n' > ~/go/bin/sentinel",
+	} {
+		if d := EvaluateCommand(cmd, e, nil); d.Verdict != Deny {
+			t.Errorf("%s: %s", cmd, d.Verdict)
+		}
+	}
+	for _, cmd := range []string{"go build -o bin/sentinel ./cmd/sentinel", "go install ./cmd/other", "sentinel check"} {
+		if d := EvaluateCommand(cmd, e, nil); d.Verdict != Allow {
+			t.Errorf("%s: %s (%s)", cmd, d.Verdict, d.Reason())
+		}
+	}
+}

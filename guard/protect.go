@@ -135,7 +135,8 @@ func (e *Env) isSentinelBinary(p string) bool {
 			return true
 		}
 	}
-	return filepath.Base(dir) == "bin"
+	// go install's destination, which is on most users' PATH.
+	return strings.HasSuffix(dir, "/go/bin") || strings.HasSuffix(dir, "$GOBIN")
 }
 
 // hardLinkedTo returns a protected file that p is a second name of, or "".
