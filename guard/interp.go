@@ -4,6 +4,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // interpreterProgram returns the language and the program an interpreter
@@ -59,7 +60,7 @@ func (d *decomposer) interpreter(c *Command, depth int) error {
 		for _, lit := range quotedStrings(code) {
 			d.parse(lit, depth+1, via) // a literal that does not parse is not a command
 		}
-		if otherAPIs.MatchString(code) {
+		if otherAPIs().MatchString(code) {
 			return unknown(c.Name() + " program")
 		}
 		return nil
@@ -120,7 +121,9 @@ func (d *decomposer) interpreter(c *Command, depth int) error {
 // otherAPIs are the words through which the languages without a reader
 // here run programs or touch files: a program that names none of them is
 // let be.
-var otherAPIs = regexp.MustCompile(`(?i)\b(execute|exec|system|shell|popen|spawn|run|remove|unlink|delete|rm|rmdir|rmtree|write|open|file|io\.|os\.|readlines|read|eval|load|require|dofile|curl|download)\b|Remove-Item|Set-Content|Invoke-|Start-Process|do shell script`)
+var otherAPIs = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(execute|exec|system|shell|popen|spawn|run|remove|unlink|delete|rm|rmdir|rmtree|write|open|file|io\.|os\.|readlines|read|eval|load|require|dofile|curl|download)\b|Remove-Item|Set-Content|Invoke-|Start-Process|do shell script`)
+})
 
 // quotedStrings returns the contents of the '…' and "…" literals in code.
 func quotedStrings(code string) []string {

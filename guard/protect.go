@@ -68,7 +68,7 @@ func (e *Env) CheckPath(raw string) *PathFinding {
 }
 
 func (e *Env) checkResolved(p string) *PathFinding {
-	if strings.HasPrefix(p, "/dev/") && (blockDevice.MatchString(p) || isDevice(p, e) && !charDevOK(p)) {
+	if strings.HasPrefix(p, "/dev/") && (blockDevice().MatchString(p) || isDevice(p, e) && !charDevOK(p)) {
 		return &PathFinding{ID: "path.device", Critical: true, Reason: "a write to " + p + ", a disk device"}
 	}
 	if within(p, "/proc") || within(p, "/sys") {

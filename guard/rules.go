@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Severity orders the rules: a CRITICAL rule is always denied, a HIGH one
@@ -211,10 +212,14 @@ func dangerousRoot(t string, e *Env) bool {
 }
 
 var (
-	blockDevice = regexp.MustCompile(`^/dev/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|md\d|dm-\d|mapper/)`)
-	dropDB      = regexp.MustCompile(`(?i)\bdrop\s+(database|schema)\b`)
-	dropTable   = regexp.MustCompile(`(?i)\b(drop\s+table|truncate(\s+table)?\s+\w)`)
-	deleteFrom  = regexp.MustCompile(`(?i)\bdelete\s+from\s+[\w."]+\s*(;|$)`)
+	// The patterns compile on first use: a hook run pays for none it
+	// does not use.
+	blockDevice = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^/dev/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|md\d|dm-\d|mapper/)`)
+	})
+	dropDB     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bdrop\s+(database|schema)\b`) })
+	dropTable  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\b(drop\s+table|truncate(\s+table)?\s+\w)`) })
+	deleteFrom = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bdelete\s+from\s+[\w."]+\s*(;|$)`) })
 )
 
 // sqlText returns the SQL a database client runs: psql -c, mysql -e,
@@ -335,7 +340,7 @@ var baseRules = []*Rule{
 			switch {
 			case c.Name() == "dd":
 				for _, a := range c.Args() {
-					if strings.HasPrefix(a, "of=") && blockDevice.MatchString(a[3:]) {
+					if strings.HasPrefix(a, "of=") && blockDevice().MatchString(a[3:]) {
 						return true
 					}
 				}
@@ -392,7 +397,7 @@ var baseRules = []*Rule{
 	},
 	{
 		ID: "sql.drop-database", Severity: Critical, Reason: "DROP DATABASE", Suggest: "drop it by hand, after a backup",
-		Match: func(c *Command, e *Env) bool { return dropDB.MatchString(sqlText(c)) },
+		Match: func(c *Command, e *Env) bool { return dropDB().MatchString(sqlText(c)) },
 		Deny:  []string{`psql -c "DROP DATABASE prod"`, `mysql -u root -e 'drop database app'`, `sqlite3 app.db "DROP SCHEMA x"`, "psql <<EOF\nDROP DATABASE prod;\nEOF"},
 		Allow: []string{`psql -c "SELECT 1"`, `echo "DROP DATABASE x"`},
 	},
@@ -532,13 +537,13 @@ var baseRules = []*Rule{
 	},
 	{
 		ID: "sql.drop-table", Severity: High, Reason: "DROP TABLE or TRUNCATE", Suggest: "write a migration, and run it by hand",
-		Match: func(c *Command, e *Env) bool { return dropTable.MatchString(sqlText(c)) },
+		Match: func(c *Command, e *Env) bool { return dropTable().MatchString(sqlText(c)) },
 		Deny:  []string{`psql -c "DROP TABLE users"`, `mysql -e "TRUNCATE TABLE logs"`},
 		Allow: []string{`psql -c "select * from users"`},
 	},
 	{
 		ID: "sql.delete-all", Severity: Medium, Reason: "DELETE FROM without WHERE", Suggest: "add a WHERE clause",
-		Match: func(c *Command, e *Env) bool { return deleteFrom.MatchString(sqlText(c)) },
+		Match: func(c *Command, e *Env) bool { return deleteFrom().MatchString(sqlText(c)) },
 		Deny:  []string{`psql -c "DELETE FROM sessions"`, `mysql -e "delete from cache;"`},
 		Allow: []string{`psql -c "DELETE FROM sessions WHERE expired"`},
 	},

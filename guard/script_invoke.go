@@ -4,10 +4,13 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // pythonName matches python, python3, python3.12, python3.13t, pypy3.
-var pythonName = regexp.MustCompile(`^(python|pypy)([0-9]+(\.[0-9]+)*)?[tdm]?$`)
+var pythonName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(python|pypy)([0-9]+(\.[0-9]+)*)?[tdm]?$`)
+})
 
 // InterpreterInvocation recognises an interpreter command line (argv
 // stripped of wrappers) and returns the language and the code it runs
@@ -25,7 +28,7 @@ func InterpreterInvocation(argv []string) (lang string, code string, fromStdin b
 		name, args = args[0], args[1:]
 	}
 	switch {
-	case pythonName.MatchString(name):
+	case pythonName().MatchString(name):
 		return invokePython(args)
 	case name == "node" || name == "nodejs":
 		return invokeNode(args)
