@@ -54,7 +54,7 @@ const Template = `# sentinel's project configuration. Every key is shown at its 
 # level = "standard"
 
 # What the audit trail ($XDG_STATE_HOME/sentinel/guard.jsonl) records:
-# "refusals" (denials and asks), "all", or "off" (your own configuration
+# "refusals" (denials, asks and warnings), "all", or "off" (your own configuration
 # only; a project cannot switch the trail off).
 # log = "refusals"
 
