@@ -70,6 +70,9 @@ type Command struct {
 	FetchedCode bool
 	// Text is the command as written, for explanations.
 	Text string
+	// Argv0 is the program as written, before its name was reduced to a
+	// base name (./bin/s, /tmp/copy).
+	Argv0 string
 
 	gitc       *gitCall
 	parsed     *parsed
@@ -181,6 +184,8 @@ func (d *decomposer) parse(src string, depth int, via []string) error {
 					v, lit := d.scope.render(a.Value)
 					d.scope.set(a.Name.Value, v, lit)
 					c.Argv = append(c.Argv, a.Name.Value+"="+v)
+				case a.Name != nil && !a.Naked:
+					c.Argv = append(c.Argv, a.Name.Value+"=")
 				case a.Name != nil:
 					c.Argv = append(c.Argv, a.Name.Value)
 				case a.Value != nil:
@@ -553,6 +558,15 @@ func (d *decomposer) add(c *Command, depth int) error {
 		return err
 	}
 	d.noteFetch(c)
+	if len(c.Argv) > 0 {
+		c.Argv0 = c.Argv[0]
+		if a, ok := d.scope.aliases[c.Argv[0]]; ok && len(a) > 0 {
+			// alias gc='git commit --no-verify'; gc -m x
+			c.Argv = append(append([]string(nil), a...), c.Argv[1:]...)
+			c.Via = append(c.Via, "alias "+c.Argv0)
+			c.Argv0 = c.Argv[0]
+		}
+	}
 	if len(c.Argv) > 0 && strings.Contains(c.Argv[0], "/") {
 		// ./x.sh, written or downloaded earlier in the line.
 		if text, ok := d.written[path.Clean(c.Argv[0])]; ok {
@@ -573,6 +587,19 @@ func (d *decomposer) add(c *Command, depth int) error {
 	}
 	d.out = append(d.out, c)
 	name := c.Name()
+	if name == "alias" {
+		for _, a := range c.Args() {
+			if k, v, ok := strings.Cut(a, "="); ok && !strings.HasPrefix(a, "-") {
+				if d.scope.aliases == nil {
+					d.scope.aliases = map[string][]string{}
+				}
+				d.scope.aliases[k] = strings.Fields(v)
+				if err := d.parse(v, depth+1, append(append([]string(nil), c.Via...), "alias "+k)); err != nil {
+					return err
+				}
+			}
+		}
+	}
 	sub := func(src, how string) error {
 		return d.parse(src, depth+1, append(append([]string(nil), c.Via...), how))
 	}

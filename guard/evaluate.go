@@ -246,6 +246,16 @@ func commandWrites(c *Command) []string {
 	case "find":
 		out = append(out, rmTargets(c, nil)...) // the start paths of find -delete
 	case "git":
+		if c.sub() == "update-index" {
+			// --cacheinfo MODE,SHA,PATH or MODE SHA PATH stages content
+			// without touching the file: a write to it all the same.
+			for _, op := range tail(ops, 1) {
+				if parts := strings.Split(op, ","); len(parts) == 3 {
+					op = parts[2]
+				}
+				out = append(out, op)
+			}
+		}
 		if sub := c.sub(); (sub == "rm" || sub == "mv") && len(ops) > 1 {
 			out = append(out, ops[1:]...)
 		}

@@ -16,7 +16,9 @@ type scope struct {
 	// multi are variables that take several values in turn: a for loop's
 	// variable over a literal list, "$@" after set --.
 	multi map[string][]string
-	env   *Env
+	// aliases are the shell aliases defined earlier in the line.
+	aliases map[string][]string
+	env     *Env
 }
 
 // positional records set -- a b: $1, $2 … and "$@".

@@ -263,3 +263,36 @@ func TestSentinelBinaryProtected(t *testing.T) {
 		}
 	}
 }
+
+// TestRenamedSentinel: a copy of the binary under another name is still
+// sentinel, known by the module it was built from.
+func TestRenamedSentinel(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Skip(err)
+	}
+	data, err := os.ReadFile(self)
+	if err != nil {
+		t.Skip(err)
+	}
+	dir := t.TempDir()
+	copyPath := filepath.Join(dir, "helper-tool")
+	if err := os.WriteFile(copyPath, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	e := corpusEnv()
+	for _, cmd := range []string{copyPath + " accept --reason x", copyPath + " guard uninstall --agent claude", copyPath + " merge-baseline a b c"} {
+		if d := EvaluateCommand(cmd, e, nil); d.Verdict != Deny {
+			t.Errorf("%s: %s", cmd, d.Verdict)
+		}
+	}
+	for _, cmd := range []string{"cp " + self + " /tmp/x", "cp " + copyPath + " ./again"} {
+		e.Self = self
+		if d := EvaluateCommand(cmd, e, nil); d.Verdict != Deny {
+			t.Errorf("%s: %s", cmd, d.Verdict)
+		}
+	}
+	if d := EvaluateCommand(copyPath+" check", e, nil); d.Verdict != Allow {
+		t.Errorf("check through a copy: %s", d.Verdict)
+	}
+}

@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"debug/buildinfo"
 	"os"
 	"path"
 	"path/filepath"
@@ -284,3 +285,29 @@ func (e *Env) secretReads(raw string) []*PathFinding {
 	}
 	return out
 }
+
+// isSentinelProgram reports a program that is sentinel under any name: the
+// running binary, or a Go binary built from sentinel's module. The build
+// information is read only for a path that exists, and only when a
+// command asks sentinel to lower its guard.
+func (e *Env) isSentinelProgram(argv0 string) bool {
+	if argv0 == "" {
+		return false
+	}
+	p := argv0
+	if !strings.Contains(p, "/") {
+		p = e.lookPath(p)
+		if p == "" {
+			return false
+		}
+	}
+	p = e.Resolve(p)
+	if e.Self != "" && p == e.Self {
+		return true
+	}
+	info, err := buildinfo.ReadFile(p)
+	return err == nil && (info.Main.Path == sentinelModule || strings.HasPrefix(info.Path, sentinelModule+"/"))
+}
+
+// sentinelModule is the module sentinel is built from.
+const sentinelModule = "github.com/gitsentinel/sentinel"

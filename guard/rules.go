@@ -442,11 +442,14 @@ var baseRules = []*Rule{
 		Suggest: "ask a person: accepting a loss of tests or removing the hooks is their decision",
 		Match: func(c *Command, e *Env) bool {
 			ops := c.operands()
-			switch c.Name() {
-			case "sentinel":
-				return len(ops) > 0 && (ops[0] == "accept" || ops[0] == "uninstall") ||
-					len(ops) > 1 && ops[0] == "guard" && ops[1] == "uninstall"
-			case "git":
+			disarms := len(ops) > 0 && (ops[0] == "accept" || ops[0] == "uninstall" || ops[0] == "merge-baseline") ||
+				len(ops) > 1 && ops[0] == "guard" && ops[1] == "uninstall"
+			switch {
+			case disarms && (strings.HasPrefix(c.Name(), "sentinel") || e.isSentinelProgram(c.Argv0)):
+				// A copy under another name is still sentinel: known by
+				// its name or by the module it was built from.
+				return true
+			case c.Name() == "git":
 				// git config merge.sentinel.driver true would keep "ours"
 				// of every baseline, dropping the other side's peaks.
 				if c.sub() != "config" {
@@ -461,6 +464,7 @@ var baseRules = []*Rule{
 			return false
 		},
 		Deny: []string{"sentinel accept --reason x", "sentinel uninstall", "./bin/sentinel accept --reason 'ok'", "sentinel guard uninstall --agent claude",
+			"sentinel-dev accept --reason x", "sentinel merge-baseline a b c",
 			"git config merge.sentinel.driver true", "git config --unset merge.sentinel.driver", "git config --remove-section merge.sentinel"},
 		Allow: []string{"sentinel check", "sentinel count --list", "sentinel guard explain --command 'ls'", "sentinel guard install --agent claude",
 			"git config --get merge.sentinel.driver", "git config merge.sentinel.driver"},

@@ -152,6 +152,41 @@ var shellRules = []*Rule{
 		Allow: []string{"rm -rf \"$HOME/.cache/x\"", "rm -rf \"/tmp/$NAME\"", "rm -rf build", "d=build; rm -rf \"$d\"", "rm \"$FILE\""},
 	},
 	{
+		ID: "sentinel.copy", Severity: High, Reason: "copying the sentinel binary: a copy under another name escapes the rules that name it",
+		Suggest: "run sentinel itself",
+		Match: func(c *Command, e *Env) bool {
+			switch c.Name() {
+			case "cp", "install", "ln", "rsync", "dd", "cat":
+			default:
+				return false
+			}
+			var sources []string
+			if c.Name() == "dd" {
+				for _, a := range c.Args() {
+					if strings.HasPrefix(a, "if=") {
+						sources = append(sources, a[3:])
+					}
+				}
+			} else if ops := c.operands(); len(ops) > 1 || c.Name() == "cat" {
+				sources = ops
+				if c.Name() != "cat" {
+					sources = ops[:len(ops)-1]
+				}
+			}
+			for _, s := range sources {
+				if strings.HasPrefix(s, "$") {
+					continue
+				}
+				if p := e.Resolve(s); e.isSentinelBinary(p) || e.isSentinelProgram(p) {
+					return true
+				}
+			}
+			return false
+		},
+		Deny:  []string{"cp /home/agent-test/go/bin/sentinel /tmp/s", "cat /home/agent-test/go/bin/sentinel > /tmp/x"},
+		Allow: []string{"cp README.md /tmp/x", "cp bin/other /tmp/y"},
+	},
+	{
 		ID: "file.shred", Severity: High, Reason: "shredding a file, which makes it unrecoverable", Suggest: "rm it, so that it can be restored from git or a backup",
 		Match: func(c *Command, e *Env) bool { return c.Name() == "shred" || c.Name() == "srm" },
 		Deny:  []string{"shred secret.txt", "shred -u notes.md", "shred --remove=wipe x", "srm -r dir"},
