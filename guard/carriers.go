@@ -400,6 +400,11 @@ func readFind(args []string) findReading {
 	if len(f.starts) == 0 {
 		f.starts = []string{"."}
 	}
+	// A test selects only within its branch: in -path ./.git -prune -o
+	// -delete, the -delete branch has none and takes everything else.
+	if j := lastOr(args[i:]); j >= 0 {
+		i += j + 1
+	}
 	names := 0
 	for ; i < len(args); i++ {
 		if findSelecting[args[i]] {
@@ -546,4 +551,19 @@ func filterText(argv []string, in string) (string, bool) {
 		return strings.Join(lines, "\n") + "\n", true
 	}
 	return "", false
+}
+
+// lastOr returns the index of the last -o or -or before find's action
+// (-delete, -exec), or -1.
+func lastOr(expr []string) int {
+	last := -1
+	for i, a := range expr {
+		switch a {
+		case "-o", "-or":
+			last = i
+		case "-delete", "-exec", "-execdir", "-ok", "-okdir":
+			return last
+		}
+	}
+	return -1
 }

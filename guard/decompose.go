@@ -639,6 +639,11 @@ func (d *decomposer) add(c *Command, depth int) error {
 		case p.on("n"):
 			return nil // -n reads and runs nothing
 		case p.on("c") && len(p.operands) > 0:
+			// sh -c SCRIPT NAME ARGS: $0 is NAME, $1… the ARGS.
+			if len(p.operands) > 1 {
+				d.scope.positional(p.operands[2:])
+				d.scope.set("0", p.operands[1], !strings.Contains(p.operands[1], "$"))
+			}
 			return sub(p.operands[0], name+" -c")
 		case len(p.operands) == 0 || p.on("s") || p.operands[0] == "-" || p.operands[0] == "/dev/stdin":
 			if c.Stdin != "" && !c.StdinDynamic {

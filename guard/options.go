@@ -287,6 +287,7 @@ var specs = sync.OnceValue(func() map[string]*cmdSpec {
 	gnu("gh", "R|repo= X|method= H|header= F|field= f|raw-field= hostname= q|jq= t|template= input= i|include")
 	gnu("redis-cli", "h= p= a= n= u= user= pass= s= tls")
 	gnu("terraform", "chdir= var= var-file= target= state=")
+	gnu("su", "c|command= s|shell= l|login m|p|preserve-environment g|group= G|supp-group= f|fast P|pty session-command= w|whitelist-environment= u|user=")
 	posix("ssh", "4 6 A a C f G g K k M N n q s T t V v X x Y y B= b= c= D= E= e= F= I= i= J= L= l= m= O= o= P= p= Q= R= S= W= w=")
 	posix("docker-exec", "d|detach detach-keys= e|env= env-file= i|interactive privileged t|tty u|user= w|workdir=")
 	posix("xargs", "0|null a|arg-file= d|delimiter= E= e|eof? I= i|replace? L= l|max-lines? n|max-args= o|open-tty P|max-procs= p|interactive process-slot-var= r|no-run-if-empty s|max-chars= show-limits t|verbose x|exit")

@@ -51,6 +51,21 @@ func unwrap(c *Command) error {
 			if len(rest) > 0 {
 				rest = rest[1:] // the mask or cpu list
 			}
+		case "su", "runuser":
+			// su [-] [USER] -c CMD: the command runs in a shell.
+			p := specFor("su").parse(c.Argv[1:])
+			if cmd, ok := p.value("command"); ok {
+				rest = []string{"sh", "-c", cmd}
+			} else {
+				rest = []string{"sh"}
+			}
+		case "script":
+			p := specFor("script").parse(c.Argv[1:])
+			cmd, ok := p.value("command")
+			if !ok {
+				return nil
+			}
+			rest = []string{"sh", "-c", cmd}
 		case "busybox", "toybox":
 			rest = c.Argv[1:] // the applet is the command
 		case "sudo", "doas":
