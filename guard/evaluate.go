@@ -263,6 +263,11 @@ func commandWrites(c *Command) []string {
 		if c.Name() == "mv" {
 			out = append(out, ops...) // the sources go away too
 		}
+		if c.Name() == "ln" && !c.has("--symbolic") && len(ops) > 1 {
+			// A hard link is a second name for the file: writing through
+			// it writes the original.
+			out = append(out, ops[:len(ops)-1]...)
+		}
 		args := c.Args()
 		for i, a := range args {
 			if (a == "-t" || a == "--target-directory") && i+1 < len(args) {

@@ -296,3 +296,34 @@ func TestRenamedSentinel(t *testing.T) {
 		t.Errorf("check through a copy: %s", d.Verdict)
 	}
 }
+
+// TestLinksAndCase: a protected file reached through a symlink, a hard
+// link or another case is still protected.
+func TestLinksAndCase(t *testing.T) {
+	root := t.TempDir()
+	hooks := filepath.Join(root, ".git", "hooks")
+	os.MkdirAll(hooks, 0o755)
+	hook := filepath.Join(hooks, "pre-commit")
+	os.WriteFile(hook, []byte("#!/bin/sh\n"), 0o755)
+	os.Symlink(hooks, filepath.Join(root, "h"))
+	if err := os.Link(hook, filepath.Join(root, "innocent.txt")); err != nil {
+		t.Skip(err)
+	}
+	e := &Env{Cwd: root, Home: "/home/agent-test", Project: root, Temp: []string{"/nonexistent-tmp"}}
+	for _, cmd := range []string{
+		"echo x > h/pre-commit", "echo x > innocent.txt", "ln .git/hooks/pre-commit other", "ln -f .git/hooks/pre-commit other",
+		"echo x > .GIT/hooks/pre-commit", "echo x > .Git/Hooks/pre-commit", "cp x .git//hooks/./pre-commit", "echo x > src/../.git/hooks/pre-commit",
+	} {
+		if d := EvaluateCommand(cmd, e, nil); d.Verdict != Deny {
+			t.Errorf("%s: %s", cmd, d.Verdict)
+		}
+	}
+	for _, p := range []string{"h/pre-commit", "innocent.txt", ".GIT/hooks/pre-push", filepath.Join(root, ".git", "hooks", "..", "hooks", "x")} {
+		if d := EvaluateWrite("write", p, e, nil); d.Verdict != Deny {
+			t.Errorf("Write %s: %s", p, d.Verdict)
+		}
+	}
+	if d := EvaluateCommand("ln -s ../README.md docs/readme", e, nil); d.Verdict != Allow {
+		t.Errorf("a symlink to a plain file: %s", d.Verdict)
+	}
+}
