@@ -167,7 +167,7 @@ func (d *decomposer) xargs(c *Command, depth int) error {
 			case p == "":
 			case whole:
 				a = append(a, p)
-			case strings.Contains(p, "…"):
+			case strings.Contains(p, "…"), strings.ContainsAny(p, "*?["):
 				a = append(a, p)
 			default:
 				a = append(a, strings.TrimSuffix(p, "/")+"/…")
@@ -291,7 +291,7 @@ func (d *decomposer) parallel(c *Command, depth int) error {
 	known := sep >= 0 && !strings.HasPrefix(args[sep], "::::")
 	if !known {
 		if c.Stdin != "" && !c.StdinDynamic {
-			inputs, known = strings.Fields(c.Stdin), true
+			inputs, known = strings.Split(strings.TrimRight(c.Stdin, "\n"), "\n"), true
 		}
 	}
 	if !known {
@@ -498,14 +498,19 @@ func (d *decomposer) remote(c *Command, depth int) error {
 		}
 		return d.parse(remote, depth+1, via)
 	case "docker", "podman":
-		if len(args) == 0 || args[0] != "exec" {
+		if len(args) == 0 || args[0] != "exec" && args[0] != "run" {
 			return nil
 		}
-		p := specFor("docker-exec").parse(args[1:])
+		p := specFor("docker-" + args[0]).parse(args[1:])
 		if len(p.operands) < 2 {
 			return nil
 		}
 		argv = p.operands[1:]
+		if args[0] == "run" {
+			// A host directory mounted into the container is the same
+			// directory: the command's paths are read as the host's.
+			argv = mountedPaths(argv, p.values("volume"))
+		}
 	case "kubectl", "oc":
 		for i, a := range args {
 			if a == "--" && len(args) > 0 && contains(args[:i], "exec") {
@@ -566,4 +571,25 @@ func lastOr(expr []string) int {
 		}
 	}
 	return -1
+}
+
+// mountedPaths rewrites a container command's paths that lie under a
+// bind mount (-v HOST:CONTAINER) into the host's paths, so that rm -rf
+// /host/home under -v /:/host is read as rm -rf /home.
+func mountedPaths(argv, volumes []string) []string {
+	out := make([]string, len(argv))
+	copy(out, argv)
+	for _, v := range volumes {
+		parts := strings.Split(v, ":")
+		if len(parts) < 2 || !strings.HasPrefix(parts[1], "/") {
+			continue
+		}
+		host, inside := parts[0], strings.TrimSuffix(parts[1], "/")
+		for i, a := range out {
+			if a == inside || strings.HasPrefix(a, inside+"/") {
+				out[i] = host + strings.TrimPrefix(a, inside)
+			}
+		}
+	}
+	return out
 }

@@ -609,6 +609,14 @@ func (d *decomposer) add(c *Command, depth int) error {
 		}
 	}
 	switch {
+	case name == "ansible":
+		// ansible HOSTS -m shell -a 'CMD' runs CMD on every host.
+		args := c.Args()
+		for i, a := range args {
+			if (a == "-a" || a == "--args") && i+1 < len(args) {
+				return sub(args[i+1], "ansible -a")
+			}
+		}
 	case name == "ssh" || name == "docker" || name == "podman" || name == "kubectl" || name == "oc":
 		return d.remote(c, depth)
 	case isShell(name) || name == "source" || name == ".":

@@ -289,6 +289,7 @@ var specs = sync.OnceValue(func() map[string]*cmdSpec {
 	gnu("terraform", "chdir= var= var-file= target= state=")
 	gnu("su", "c|command= s|shell= l|login m|p|preserve-environment g|group= G|supp-group= f|fast P|pty session-command= w|whitelist-environment= u|user=")
 	posix("ssh", "4 6 A a C f G g K k M N n q s T t V v X x Y y B= b= c= D= E= e= F= I= i= J= L= l= m= O= o= P= p= Q= R= S= W= w=")
+	posix("docker-run", "a|attach= add-host= cap-add= cap-drop= cidfile= cpus= c|cpu-shares= d|detach device= dns= e|env= env-file= entrypoint= gpus= h|hostname= health-cmd= i|interactive init ipc= l|label= label-file= log-driver= m|memory= mount= name= network= net= pid= platform= privileged P|publish-all p|publish= pull= q|quiet restart= rm runtime= security-opt= shm-size= stop-signal= t|tty tmpfs= u|user= ulimit= v|volume= w|workdir=")
 	posix("docker-exec", "d|detach detach-keys= e|env= env-file= i|interactive privileged t|tty u|user= w|workdir=")
 	posix("xargs", "0|null a|arg-file= d|delimiter= E= e|eof? I= i|replace? L= l|max-lines? n|max-args= o|open-tty P|max-procs= p|interactive process-slot-var= r|no-run-if-empty s|max-chars= show-limits t|verbose x|exit")
 	posix("env", "a|argv0= i|ignore-environment 0|null u|unset= C|chdir= S|split-string= block-signal? default-signal? ignore-signal? list-signal-handling v|debug")

@@ -137,7 +137,7 @@ func rmTargets(c *Command, e *Env) []string {
 		// rsync --delete makes the destination match the source: what
 		// the source lacks goes.
 		for _, a := range c.Args() {
-			if strings.HasPrefix(a, "--delete") || a == "--remove-source-files" {
+			if strings.HasPrefix(a, "--del") || a == "--remove-source-files" {
 				if ops := c.operands(); len(ops) > 1 && !strings.Contains(ops[len(ops)-1], ":") {
 					out = append(out, ops[len(ops)-1])
 				}
@@ -217,9 +217,16 @@ var (
 	blockDevice = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`^/dev/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|md\d|dm-\d|mapper/)`)
 	})
-	dropDB     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bdrop\s+(database|schema)\b`) })
-	dropTable  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\b(drop\s+table|truncate(\s+table)?\s+\w)`) })
-	deleteFrom = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bdelete\s+from\s+[\w."]+\s*(;|$)`) })
+	dropDB = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\bdrop\s+(database|schema)\b|\.dropDatabase\(`)
+	})
+	dropTable = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(drop\s+table|truncate(\s+table)?\s+\w)|\.drop\(\s*\)|\.(deleteMany|remove)\(\s*\{\s*\}\s*\)`)
+	})
+	deleteFrom = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?is)^\s*(delete\s+from|update\s+[\w."]+\s+set)\b`)
+	})
+	whereClause = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bwhere\b`) })
 )
 
 // sqlText returns the SQL a database client runs: psql -c, mysql -e,
@@ -227,13 +234,13 @@ var (
 func sqlText(c *Command) string {
 	var parts []string
 	switch c.Name() {
-	case "psql", "mysql", "mariadb", "sqlite3", "cockroach", "clickhouse-client":
+	case "psql", "mysql", "mariadb", "sqlite3", "cockroach", "clickhouse-client", "mongosh", "mongo":
 	default:
 		return ""
 	}
 	args := c.Args()
 	for i, a := range args {
-		if (a == "-c" || a == "-e" || a == "--command" || a == "--execute" || a == "-q" || a == "--query") && i+1 < len(args) {
+		if (a == "-c" || a == "-e" || a == "--command" || a == "--execute" || a == "-q" || a == "--query" || a == "--eval") && i+1 < len(args) {
 			parts = append(parts, args[i+1])
 		}
 		if strings.HasPrefix(a, "--command=") || strings.HasPrefix(a, "--execute=") {
@@ -254,7 +261,7 @@ func sqlText(c *Command) string {
 // configuration sentinel does not see.
 func bypassVar(k, v string, m map[string]string) bool {
 	switch {
-	case k == "HUSKY" && v == "0", k == "LEFTHOOK" && v == "0", k == "LEFTHOOK_EXCLUDE", k == "SKIP" && v != "", k == "PRE_COMMIT_ALLOW_NO_CONFIG",
+	case k == "HUSKY" && v == "0", k == "HUSKY_SKIP_HOOKS" && v != "", k == "OVERCOMMIT_DISABLE" && v != "", k == "LEFTHOOK" && v == "0", k == "LEFTHOOK_EXCLUDE", k == "SKIP" && v != "", k == "PRE_COMMIT_ALLOW_NO_CONFIG",
 		k == "GIT_CONFIG_GLOBAL", k == "GIT_CONFIG_SYSTEM", k == "GIT_CONFIG_NOSYSTEM", k == "GIT_CONFIG", k == "GIT_EXEC_PATH", k == "GIT_TEMPLATE_DIR",
 		strings.HasPrefix(k, "SENTINEL_"):
 		return true
@@ -546,10 +553,17 @@ var baseRules = []*Rule{
 		Allow: []string{`psql -c "select * from users"`},
 	},
 	{
-		ID: "sql.delete-all", Severity: Medium, Reason: "DELETE FROM without WHERE", Suggest: "add a WHERE clause",
-		Match: func(c *Command, e *Env) bool { return deleteFrom().MatchString(sqlText(c)) },
-		Deny:  []string{`psql -c "DELETE FROM sessions"`, `mysql -e "delete from cache;"`},
-		Allow: []string{`psql -c "DELETE FROM sessions WHERE expired"`},
+		ID: "sql.delete-all", Severity: High, Reason: "DELETE or UPDATE without WHERE, which changes every row of a table", Suggest: "add a WHERE clause",
+		Match: func(c *Command, e *Env) bool {
+			for _, stmt := range strings.Split(sqlText(c), ";") {
+				if deleteFrom().MatchString(stmt) && !whereClause().MatchString(stmt) {
+					return true
+				}
+			}
+			return false
+		},
+		Deny:  []string{`psql -c "DELETE FROM sessions"`, `mysql -e "delete from cache;"`, `mysql app -e 'UPDATE users SET password = NULL'`, `sqlite3 app.db 'DELETE FROM sessions'`},
+		Allow: []string{`psql -c "DELETE FROM sessions WHERE expired"`, `mysql -e "UPDATE users SET a = 1 WHERE id = 2"`, `psql -c "SELECT 1"`},
 	},
 }
 

@@ -28,6 +28,9 @@ func infraWords(c *Command) (string, []string) {
 			}
 		}
 	case "python", "python3":
+		if args := c.Args(); len(args) > 1 && args[0] == "-m" {
+			return args[1], tail(args, 2)
+		}
 		if len(ops) > 0 && ops[0] == "manage.py" {
 			return "manage.py", ops[1:]
 		}
@@ -49,6 +52,10 @@ func (v *infraVerb) match(c *Command) bool {
 		}
 	}
 	name, ops := infraWords(c)
+	if !contains(v.tools, name) {
+		// yarn publish, uv publish: the runner is the tool itself.
+		name, ops = strings.TrimPrefix(c.Name(), "bin/"), c.operands()
+	}
 	if !contains(v.tools, name) || len(ops) < len(v.words) {
 		return false
 	}
@@ -158,6 +165,9 @@ var platformRule = &Rule{
 		if name == "ssh-add" {
 			return c.has("-D") || c.has("-d")
 		}
+		if name == "gh" && len(ops) > 1 && ops[0] == "pr" && ops[1] == "merge" && contains(c.Args(), "--admin") {
+			return true // merging past branch protection
+		}
 		for i, op := range ops {
 			if i == 3 {
 				break
@@ -186,6 +196,12 @@ var infraRules = []*Rule{
 			{tools: []string{"terraform", "tofu"}, words: []string{"force-unlock"}},
 			{tools: []string{"terraform", "tofu"}, words: []string{"workspace", "delete"}},
 			{tools: []string{"pulumi"}, words: []string{"destroy"}},
+			{tools: []string{"pulumi"}, words: []string{"up"}, opts: []string{"--yes", "-y", "--skip-preview"}},
+			{tools: []string{"terraform", "tofu"}, words: []string{"taint"}},
+			{tools: []string{"kubectl", "oc"}, words: []string{"taint"}},
+			{tools: []string{"helm"}, words: []string{"rollback"}},
+			{tools: []string{"docker", "podman"}, words: []string{"network", "prune"}},
+			{tools: []string{"aws"}, words: []string{"s3", "mv"}, opts: []string{"--recursive"}},
 			{tools: []string{"pulumi"}, words: []string{"stack", "rm"}},
 			{tools: []string{"pulumi"}, words: []string{"state", "delete"}},
 			{tools: []string{"cdk"}, words: []string{"destroy"}},
@@ -275,6 +291,7 @@ var infraRules = []*Rule{
 			{tools: []string{"sequelize", "sequelize-cli"}, words: []string{"db:drop"}},
 			{tools: []string{"knex"}, words: []string{"migrate:rollback"}, opts: []string{"--all"}},
 			{tools: []string{"mongorestore"}, opts: []string{"--drop"}},
+			{tools: []string{"mongoimport"}, opts: []string{"--drop"}},
 		},
 		[]string{"dropdb app_production", "redis-cli FLUSHALL", "redis-cli -n 0 FLUSHDB", "rails db:drop", "bin/rails db:reset", "npx prisma migrate reset --force",
 			"python manage.py flush --noinput", "php artisan migrate:fresh --force", "mysqladmin -f drop app", "mongorestore --drop dump/"},
@@ -337,7 +354,16 @@ var infraRules = []*Rule{
 			{tools: []string{"gh"}, words: []string{"release", "create"}},
 			{tools: []string{"gh"}, words: []string{"release", "delete"}},
 			{tools: []string{"gh"}, words: []string{"repo", "delete"}},
-			{tools: []string{"mvn"}, words: []string{"deploy"}},
+			{tools: []string{"mvn", "mvnw", "./mvnw"}, words: []string{"deploy"}},
+			{tools: []string{"mvn", "mvnw", "./mvnw"}, words: []string{"release:perform"}},
+			{tools: []string{"gradle", "gradlew", "./gradlew"}, words: []string{"publish*"}},
+			{tools: []string{"lerna", "changeset"}, words: []string{"publish"}},
+			{tools: []string{"semantic-release", "release-it", "np"}},
+			{tools: []string{"dotnet"}, words: []string{"nuget", "push"}},
+			{tools: []string{"vsce", "ovsx"}, words: []string{"publish"}},
+			{tools: []string{"helm"}, words: []string{"push"}},
+			{tools: []string{"docker", "podman"}, words: []string{"buildx", "build"}, opts: []string{"--push"}},
+			{tools: []string{"pnpm", "yarn", "npm"}, words: []string{"publish"}},
 			{tools: []string{"goreleaser"}, words: []string{"release"}},
 		},
 		[]string{"npm publish", "cargo publish", "twine upload dist/*", "gem push x.gem", "docker push registry.example.com/app:latest", "gh repo delete me/x --yes", "gh release create v1.0"},

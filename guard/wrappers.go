@@ -51,6 +51,30 @@ func unwrap(c *Command) error {
 			if len(rest) > 0 {
 				rest = rest[1:] // the mask or cpu list
 			}
+		case "go":
+			// go run PKG ARGS runs the package's program: it is read as
+			// that program (go run ./cmd/sentinel accept is sentinel).
+			if len(c.Argv) < 3 || c.Argv[1] != "run" {
+				return nil
+			}
+			args := c.Argv[2:]
+			i := 0
+			for i < len(args) && strings.HasPrefix(args[i], "-") {
+				switch args[i] {
+				case "-exec", "-o", "-tags", "-ldflags", "-gcflags", "-mod", "-C", "-p", "-overlay", "-pkgdir", "-toolexec", "-modfile":
+					i++
+				}
+				i++
+			}
+			if i >= len(args) {
+				return nil
+			}
+			pkg, _, _ := strings.Cut(args[i], "@")
+			name := path.Base(strings.TrimSuffix(pkg, "/..."))
+			if strings.HasSuffix(pkg, ".go") || pkg == "." {
+				return nil // a file or the current package: its name is not in the path
+			}
+			rest = append([]string{name}, args[i+1:]...)
 		case "su", "runuser":
 			// su [-] [USER] -c CMD: the command runs in a shell.
 			p := specFor("su").parse(c.Argv[1:])
