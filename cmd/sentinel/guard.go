@@ -124,7 +124,7 @@ type guardInstallOptions struct {
 
 func guardInstallFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "agent", Required: true, Usage: "claude, codex, gemini, cursor or copilot"},
+		&cli.StringFlag{Name: "agent", Required: true, Usage: strings.Join(guard.TargetNames(), ", ")},
 		&cli.BoolFlag{Name: "project", Usage: "the project's settings (the default)"},
 		&cli.BoolFlag{Name: "user", Usage: "your own settings, in your home directory"},
 	}
@@ -150,7 +150,7 @@ func guardInstallCommand(e *env, remove bool) *cli.Command {
 func runGuardInstall(c *cli.Context, e *env, o guardInstallOptions, remove bool) error {
 	t := guard.Targets[o.agent]
 	if t == nil {
-		return &usageError{fmt.Errorf("--agent %q: sentinel installs into claude, codex, gemini, cursor and copilot", o.agent)}
+		return &usageError{fmt.Errorf("--agent %q: sentinel installs into %s", o.agent, strings.Join(guard.TargetNames(), ", "))}
 	}
 	path, err := guardSettingsPath(e, t, o.user)
 	if err != nil {
@@ -183,6 +183,9 @@ func runGuardInstall(c *cli.Context, e *env, o guardInstallOptions, remove bool)
 	}
 	if res.Backup != "" {
 		fmt.Fprintf(e.stdout, "kept the original as %s\n", res.Backup)
+	}
+	if !remove && t.Note != "" {
+		fmt.Fprintln(e.stdout, t.Note)
 	}
 	return nil
 }
