@@ -146,7 +146,7 @@ type Hook struct {
 // script (Cline's).
 func InstalledHooks(path string) ([]Hook, error) {
 	if !strings.HasSuffix(path, ".json") {
-		content, err := readBounded(path)
+		content, err := readHookFile(path)
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil
 		}

@@ -35,8 +35,8 @@ func hookScript(t *Target, command string) []byte {
 		command + "\n")
 }
 
-// readBounded reads at most maxHookFile bytes of a file.
-func readBounded(path string) ([]byte, error) {
+// readHookFile reads at most maxHookFile bytes of a file.
+func readHookFile(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -74,7 +74,7 @@ func isPlugin(path string) bool {
 // that name, and the person's own is not replaced behind their back.
 func installFile(path string, content []byte, mode os.FileMode) (*InstallResult, error) {
 	res := &InstallResult{Path: path}
-	old, err := readBounded(path)
+	old, err := readHookFile(path)
 	switch {
 	case err == nil:
 		if _, _, ours := fileHooks(path, old); !ours {
@@ -102,7 +102,7 @@ func installFile(path string, content []byte, mode os.FileMode) (*InstallResult,
 // anything else is left.
 func removeFile(path string) (*InstallResult, error) {
 	res := &InstallResult{Path: path}
-	old, err := readBounded(path)
+	old, err := readHookFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return res, nil
 	}
@@ -144,7 +144,7 @@ func scriptEntry(cmd string) ([]string, bool) {
 	if !filepath.IsAbs(cmd) || filepath.Base(cmd) != scriptName {
 		return nil, false
 	}
-	content, err := readBounded(cmd)
+	content, err := readHookFile(cmd)
 	if err != nil {
 		return []string{cmd}, true
 	}
