@@ -187,8 +187,8 @@ func TestInstallNewHosts(t *testing.T) {
 				var want, got any
 				json.Unmarshal(before, &want)
 				json.Unmarshal(mustRead(t, path), &got)
-				if w, _ := json.Marshal(want); string(w) != string(mustJSON(got)) {
-					t.Errorf("uninstall left\n%s\nwant\n%s", mustJSON(got), w)
+				if w, _ := json.Marshal(want); string(w) != string(jsonBytes(got)) {
+					t.Errorf("uninstall left\n%s\nwant\n%s", jsonBytes(got), w)
 				}
 			default:
 				// A file that was sentinel's alone goes.
@@ -209,7 +209,7 @@ func mustRead(t *testing.T, p string) []byte {
 	return b
 }
 
-func mustJSON(v any) []byte {
+func jsonBytes(v any) []byte {
 	b, _ := json.Marshal(v)
 	return b
 }
