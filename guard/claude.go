@@ -34,6 +34,9 @@ type Request struct {
 	NewEnv func(cwd string) *Env
 	// Policy loads the configuration.
 	Policy func() (*Policy, error)
+	// Getenv reads the hook's environment, where Amp names the tool; nil
+	// is an empty environment.
+	Getenv func(string) string
 }
 
 // Run decides on one event, failing closed: an event it cannot read, a
@@ -59,8 +62,15 @@ func Run(ctx context.Context, r Request) (*Decision, Dialect, *Policy) {
 			done <- res
 		}()
 		input, err := r.Input()
+		getenv := r.Getenv
+		if getenv == nil {
+			getenv = func(string) string { return "" }
+		}
 		if res.dialect == nil {
-			res.dialect = Detect(input)
+			res.dialect = detect(input, getenv)
+		}
+		if ed, ok := res.dialect.(envDialect); ok {
+			res.dialect = ed.withEnv(getenv)
 		}
 		if err != nil {
 			res.d = denial("input.malformed", "cannot read the event: "+err.Error())
@@ -127,6 +137,8 @@ func decideInput(input []byte, dialect Dialect, newEnv func(cwd string) *Env, p 
 	switch call.Kind {
 	case "bash":
 		d = EvaluateCommand(call.Command, e, p)
+	case "nonposix":
+		d = EvaluateNonPOSIX(call.Shell, call.Command, e, p)
 	case "write", "edit":
 		d = &Decision{}
 		for _, w := range call.Writes {

@@ -2,6 +2,7 @@ package guard
 
 import (
 	"encoding/json"
+	"sort"
 	"strings"
 )
 
@@ -11,26 +12,68 @@ import (
 // read is a denial, never an allow.
 
 // signature names the dialects whose distinguishing marks an event
-// carries. Copilot writes camelCase keys; the others snake_case, told
-// apart by the event name, Cursor's ids and Codex's turn id.
+// carries. Copilot CLI writes camelCase keys, Windsurf a tool_info object,
+// Cline its own envelope, Goose an "event" key; the Claude-shaped rest are
+// told apart by the event name, Cursor's ids, Codex's turn id and, for the
+// hosts that copied Claude Code's envelope (Factory Droid, Qwen Code,
+// Augment, Kiro), the names of their own tools.
 func signature(o object) map[string]bool {
 	sig := map[string]bool{}
 	event, _ := o.optional("hook_event_name")
+	tool, _ := o.optional("tool_name")
 	if o.has("toolName") || o.has("toolArgs") {
 		sig["copilot"] = true
+	}
+	if o.has("agent_action_name") || o.has("tool_info") || o.has("trajectory_id") || o.has("execution_id") {
+		sig["windsurf"] = true
+	}
+	if o.has("clineVersion") || o.has("hookName") || o.has("preToolUse") {
+		sig["cline"] = true
+	}
+	if o.has("hookEventName") || o.has("transcriptPath") || o.has("permissionMode") {
+		sig["factory"] = true // Droid's camelCase envelope
+	}
+	if o.has("event") || o.has("matcher_context") || o.has("working_dir") {
+		sig["goose"] = true
+		if !o.has("hook_event_name") {
+			return sig // Goose's tool_name and tool_input are its own
+		}
 	}
 	if o.has("tool_name") || o.has("tool_input") || o.has("hook_event_name") {
 		switch event {
 		case "BeforeTool":
 			sig["gemini"] = true
-		case "beforeShellExecution", "beforeReadFile", "beforeMCPExecution", "preToolUse", "beforeSubmitPrompt":
+		case "beforeShellExecution", "beforeReadFile", "beforeMCPExecution", "beforeSubmitPrompt":
 			sig["cursor"] = true
+		case "preToolUse":
+			// Cursor's generic event and Kiro's share the name. Cursor's
+			// carries its conversation's ids, Kiro's its own tool names;
+			// with neither, the event is one of the two, and only a
+			// dialect named on the command line reads it.
+			switch {
+			case cursorMarks(o):
+				sig["cursor"] = true
+			case kiroTools[tool] || strings.HasPrefix(tool, "@"):
+				sig["kiro"] = true
+			default:
+				sig["cursor or kiro"] = true
+			}
+		case "tool.execute.before":
+			sig["opencode"] = true
 		case "PreToolUse", "":
 			switch {
-			case o.has("turn_id") || string(o["tool_name"]) == `"apply_patch"`:
+			case o.has("turn_id") || tool == "apply_patch":
 				sig["codex"] = true
-			case o.has("conversation_id") || o.has("generation_id"):
+			case cursorMarks(o):
 				sig["cursor"] = true
+			case kiroTools[tool] || strings.HasPrefix(tool, "@"):
+				sig["kiro"] = true
+			case geminiTools[tool] || o.has("tool_call_id"):
+				sig["qwen"] = true
+			case factoryTools[tool]:
+				sig["factory"] = true
+			case augmentTools[tool] || strings.HasPrefix(tool, "mcp:"):
+				sig["augment"] = true
 			default:
 				sig["claude"] = true
 			}
@@ -44,10 +87,58 @@ func signature(o object) map[string]bool {
 	return sig
 }
 
+// cursorMarks reports the ids Cursor puts on every hook event.
+func cursorMarks(o object) bool {
+	return o.has("conversation_id") || o.has("generation_id") || o.has("cursor_version") || o.has("workspace_roots")
+}
+
+// The tool names only one host uses, which tell its Claude-shaped events
+// from Claude Code's. Names two hosts share (grep, glob, Read) are left
+// out: such an event reads as Claude Code's, which each of them accepts.
+var (
+	kiroTools = setOf("execute_bash", "execute_cmd", "fs_read", "fs_write", "use_aws", "shell", "read", "write",
+		"introspect", "knowledge", "thinking", "todo_list", "use_subagent", "delegate", "report_issue")
+	geminiTools = setOf("run_shell_command", "write_file", "replace", "edit", "read_file", "read_many_files",
+		"grep_search", "search_file_content", "list_directory", "save_memory", "web_fetch", "google_web_search")
+	factoryTools = setOf("Execute", "Create", "ApplyPatch")
+	augmentTools = setOf("launch-process", "save-file", "str-replace-editor", "view", "remove-files", "read-process", "write-process", "kill-process", "list-processes")
+)
+
+func setOf(names ...string) map[string]bool {
+	m := make(map[string]bool, len(names))
+	for _, n := range names {
+		m[n] = true
+	}
+	return m
+}
+
+// alsoReads lists, for each dialect, the other shapes it reads as its own:
+// a host that copied Claude Code's envelope sends events that look like
+// Claude Code's whenever the tool is one they share (an MCP tool, Read).
+var alsoReads = map[string][]string{
+	"codex":   {"claude"},
+	"factory": {"claude"},
+	"qwen":    {"claude"},
+	"augment": {"claude"},
+	"kiro":    {"claude", "cursor or kiro"},
+	"cursor":  {"cursor or kiro"},
+}
+
 // Detect recognises the agent from the event's shape. Claude Code's shape
 // is the default; an event that carries the marks of two agents is
 // ambiguous, and Parse of the dialect returned refuses it.
 func Detect(input []byte) Dialect {
+	return detect(input, nil)
+}
+
+// detect is Detect with the hook's environment, which names Amp's
+// delegate calls: Amp pipes only the tool's arguments, and exports
+// AGENT=amp and the tool's name in AGENT_TOOL_NAME. Without the name the
+// amp dialect refuses the call, in Amp's terms.
+func detect(input []byte, getenv func(string) string) Dialect {
+	if getenv != nil && getenv("AGENT") == "amp" {
+		return amp{}
+	}
 	o, err := parseObject(input)
 	if err != nil {
 		return claude{}
@@ -73,10 +164,20 @@ func readEvent(input []byte, dialect string) (object, error) {
 		return nil, err
 	}
 	sig := signature(o)
-	if len(sig) > 1 || len(sig) == 1 && !sig[dialect] && !(dialect == "codex" && sig["claude"]) {
+	if len(sig) > 1 || len(sig) == 1 && !sig[dialect] && !reads(dialect, sig) {
 		return nil, unreadable("the event has the shape of another agent's (%s)", strings.Join(keys(sig), ", "))
 	}
 	return o, nil
+}
+
+// reads reports a one-dialect signature the named dialect also reads.
+func reads(dialect string, sig map[string]bool) bool {
+	for _, other := range alsoReads[dialect] {
+		if sig[other] {
+			return true
+		}
+	}
+	return false
 }
 
 func keys(m map[string]bool) []string {
@@ -84,6 +185,7 @@ func keys(m map[string]bool) []string {
 	for k := range m {
 		out = append(out, k)
 	}
+	sort.Strings(out)
 	return out
 }
 
@@ -131,7 +233,7 @@ func parseToolUse(o object) (*Call, error) {
 	}
 	c := &Call{Tool: tool, Cwd: cwd}
 	switch tool {
-	case "Bash", "Write", "Edit", "MultiEdit", "NotebookEdit", "Read", "Grep":
+	case "Bash", "PowerShell", "Write", "Edit", "MultiEdit", "NotebookEdit", "Read", "Grep":
 	default:
 		return c, nil // a tool the guard lets be (Glob lists names, not contents)
 	}
@@ -142,6 +244,12 @@ func parseToolUse(o object) (*Call, error) {
 	switch tool {
 	case "Bash":
 		c.Kind = "bash"
+		c.Command, err = in.need("command")
+		return c, err
+	case "PowerShell":
+		// The same fields as Bash, run by PowerShell, whose quoting and
+		// aliases are not the POSIX shell's.
+		c.Kind, c.Shell = "nonposix", "powershell"
 		c.Command, err = in.need("command")
 		return c, err
 	case "Write":
@@ -267,6 +375,12 @@ func (gemini) Parse(input []byte) (*Call, error) {
 	if err != nil {
 		return nil, err
 	}
+	return parseGeminiTool(o)
+}
+
+// parseGeminiTool reads Gemini CLI's tools, which Qwen Code keeps under a
+// Claude-shaped envelope: tool_name, tool_input and cwd.
+func parseGeminiTool(o object) (*Call, error) {
 	tool, err := o.need("tool_name")
 	if err != nil {
 		return nil, err
@@ -277,7 +391,8 @@ func (gemini) Parse(input []byte) (*Call, error) {
 	}
 	c := &Call{Tool: tool, Cwd: cwd}
 	switch tool {
-	case "run_shell_command", "write_file", "replace", "read_file", "read_many_files", "search_file_content", "grep", "grep_search":
+	case "run_shell_command", "write_file", "replace", "edit", "read_file", "read_many_files",
+		"search_file_content", "grep", "grep_search", "glob", "list_directory":
 	default:
 		return c, nil
 	}
@@ -290,12 +405,16 @@ func (gemini) Parse(input []byte) (*Call, error) {
 		c.Kind = "bash"
 		c.Command, err = in.need("command")
 		return c, err
-	case "write_file", "replace":
+	case "write_file", "replace", "edit":
 		key := "file_path"
 		if !in.has(key) && in.has("absolute_path") {
 			key = "absolute_path"
 		}
-		return fileCall(c, map[string]string{"write_file": "write", "replace": "edit"}[tool], in, key)
+		kind := "edit"
+		if tool == "write_file" {
+			kind = "write"
+		}
+		return fileCall(c, kind, in, key)
 	case "read_file":
 		key := "absolute_path"
 		if !in.has(key) {
@@ -316,8 +435,32 @@ func (gemini) Parse(input []byte) (*Call, error) {
 			return nil, unreadable("read_many_files names no path")
 		}
 		return c, nil
-	default: // search_file_content, grep
-		return searchCall(c, in, "path", "include")
+	case "glob", "list_directory":
+		// They list names, not contents: read for their types, then let
+		// be, like Claude Code's Glob.
+		for _, k := range []string{"pattern", "dir_path", "path"} {
+			if _, err := in.optional(k); err != nil {
+				return nil, err
+			}
+		}
+		if _, err := in.strings("ignore"); err != nil && in.first("ignore") == '[' {
+			return nil, err
+		}
+		if tool == "glob" {
+			if _, err := in.need("pattern"); err != nil {
+				return nil, err
+			}
+		}
+		return c, nil
+	default: // grep_search, its older name search_file_content, grep
+		dir, include := "path", "include"
+		if in.has("dir_path") {
+			dir = "dir_path"
+		}
+		if in.has("include_pattern") {
+			include = "include_pattern"
+		}
+		return searchCall(c, in, dir, include)
 	}
 }
 
@@ -350,7 +493,29 @@ func (cursor) Parse(input []byte) (*Call, error) {
 		c.Command, err = o.need("command")
 		return c, err
 	case "beforeReadFile":
-		return fileCall(&Call{Tool: "read", Cwd: cwd}, "read", o, "file_path")
+		// The answer to this event differs (allow or deny only), so the
+		// call keeps the event's name.
+		return fileCall(&Call{Tool: event, Cwd: cwd}, "read", o, "file_path")
+	case "beforeMCPExecution":
+		// An MCP tool's arguments mean what its server makes of them: the
+		// guard reads the event whole, then lets the call be, as it does
+		// every host's MCP tools.
+		if _, err := o.need("tool_name"); err != nil {
+			return nil, err
+		}
+		if o.has("tool_input") {
+			if _, text, err := o.objOrText("tool_input"); err != nil {
+				return nil, err
+			} else if text != "" {
+				return nil, unreadable("tool_input is a string that is not a JSON object")
+			}
+		}
+		for _, k := range []string{"url", "command"} {
+			if _, err := o.optional(k); err != nil {
+				return nil, err
+			}
+		}
+		return &Call{Tool: event, Cwd: cwd}, nil
 	case "preToolUse":
 		tool, err := o.need("tool_name")
 		if err != nil {
@@ -361,21 +526,52 @@ func (cursor) Parse(input []byte) (*Call, error) {
 		if err != nil {
 			return nil, err
 		}
+		if wd, err := in.optional("working_directory"); err != nil {
+			return nil, err
+		} else if wd != "" {
+			c.Cwd = wd
+		}
+		path := func() (string, error) { return pathOf(in, "file_path", "path", "target_file") }
+		switch strings.ToLower(tool) {
+		case "shell", "terminal", "run_terminal_cmd":
+			c.Kind = "bash"
+			c.Command, err = in.need("command")
+			return c, err
+		case "read", "read_file", "tabread":
+			p, err := path()
+			if err != nil {
+				return nil, err
+			}
+			c.Kind, c.Reads = "read", []string{p}
+			return c, nil
+		case "grep":
+			return searchCall(c, in, "path", "glob")
+		case "glob", "ls", "list_dir", "task", "websearch", "web_search", "todowrite":
+			return c, nil
+		case "write", "edit", "strreplace", "multiedit", "delete", "search_replace", "edit_file", "delete_file", "tabwrite":
+			p, err := path()
+			if err != nil {
+				return nil, err
+			}
+			c.Kind, c.Writes = "edit", []string{p}
+			return c, nil
+		}
+		if strings.HasPrefix(tool, "MCP:") || strings.HasPrefix(tool, "mcp_") {
+			return c, nil
+		}
+		// A tool not known by name is read by what it carries: a command
+		// is run, a path is written.
 		switch {
 		case in.has("command"):
 			c.Kind, c.Tool = "bash", "shell"
 			c.Command, err = in.need("command")
 			return c, err
-		case strings.EqualFold(tool, "read") || strings.EqualFold(tool, "read_file"):
-			key := "file_path"
-			if !in.has(key) {
-				key = "path"
+		case in.has("file_path") || in.has("path") || in.has("target_file"):
+			p, err := path()
+			if err != nil {
+				return nil, err
 			}
-			return fileCall(c, "read", in, key)
-		case in.has("file_path"):
-			return fileCall(c, "edit", in, "file_path")
-		case in.has("path"):
-			return fileCall(c, "edit", in, "path")
+			c.Kind, c.Writes = "edit", []string{p}
 		}
 		return c, nil
 	}
@@ -397,34 +593,49 @@ func (copilot) Parse(input []byte) (*Call, error) {
 	}
 	c := &Call{Tool: tool, Cwd: cwd}
 	t := strings.ToLower(tool)
-	shell := t == "bash" || t == "shell" || t == "powershell" || strings.Contains(t, "shell")
+	powershell := t == "powershell" || t == "pwsh"
+	shell := !powershell && (t == "bash" || t == "shell" || strings.Contains(t, "shell"))
+	patch := t == "apply_patch"
 	write := t == "write" || t == "create" || t == "edit" || strings.Contains(t, "str_replace")
 	read := t == "view" || t == "read" || t == "grep" || t == "rg" || t == "search"
-	if !shell && !write && !read {
+	if !powershell && !shell && !patch && !write && !read {
 		return c, nil
 	}
-	// toolArgs is a JSON object inside a string.
-	argsText, err := o.need("toolArgs")
+	// toolArgs is an object, or one JSON-encoded in a string (older CLIs,
+	// and the docs' examples), or for apply_patch the raw patch text.
+	args, text, err := o.objOrText("toolArgs")
 	if err != nil {
 		return nil, err
 	}
-	args, err := parseObject([]byte(argsText))
-	if err != nil {
+	if args == nil && !(patch && strings.TrimSpace(text) != "") {
 		return nil, unreadable("toolArgs is not a JSON object")
 	}
-	path := func() (string, error) {
-		for _, k := range []string{"path", "file_path", "filePath"} {
-			if args.has(k) {
-				return args.need(k)
-			}
-		}
-		return "", unreadable("toolArgs names no path")
-	}
+	pathKeys := []string{"path", "file_path", "filePath"}
+	path := func() (string, error) { return pathOf(args, pathKeys...) }
 	switch {
+	case powershell:
+		c.Kind, c.Shell = "nonposix", "powershell"
+		c.Command, err = args.need("command")
+		return c, err
 	case shell:
 		c.Kind = "bash"
 		c.Command, err = args.need("command")
 		return c, err
+	case patch:
+		if args != nil {
+			for _, k := range []string{"input", "patch", "patchText"} {
+				if text, err = args.optional(k); err != nil || text != "" {
+					break
+				}
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+		c.Kind, c.Writes = "edit", PatchPaths(text)
+		if len(c.Writes) == 0 {
+			return nil, unreadable("apply_patch names no file")
+		}
 	case write:
 		p, err := path()
 		if err != nil {
@@ -433,10 +644,23 @@ func (copilot) Parse(input []byte) (*Call, error) {
 		c.Kind, c.Writes = "edit", []string{p}
 	case read:
 		c.Kind = "read"
-		if p, err := path(); err == nil {
+		p, err := path()
+		switch {
+		case err == nil:
 			c.Reads = []string{p}
-		} else if t == "view" || t == "read" {
+		case t == "view" || t == "read" || args.has("path") || args.has("file_path") || args.has("filePath"):
+			// A search may leave out its path; a view may not, and a
+			// path that is there must be read.
 			return nil, err
+		}
+		if g, err := args.optional("glob"); err != nil {
+			return nil, err
+		} else if g != "" {
+			dir := "."
+			if len(c.Reads) > 0 {
+				dir = c.Reads[0]
+			}
+			c.Reads = append(c.Reads, dir+"/"+g)
 		}
 	}
 	return c, nil

@@ -2,6 +2,7 @@ package guard
 
 import (
 	"encoding/json"
+	"sort"
 	"strings"
 )
 
@@ -15,9 +16,11 @@ type Call struct {
 	Writes []string
 	// Reads are the paths a file tool reads or searches.
 	Reads []string
-	// Kind is "bash", "write", "edit", "read", or "" for tools the guard
-	// lets be.
+	// Kind is "bash", "nonposix" (a command for Shell), "write", "edit",
+	// "read", or "" for tools the guard lets be.
 	Kind string
+	// Shell runs a nonposix Command: "powershell" or "cmd".
+	Shell string
 	// Cwd is the call's working directory.
 	Cwd string
 }
@@ -31,7 +34,7 @@ type Answer struct {
 
 // Dialect reads one agent's pre-tool events and answers in its format.
 type Dialect interface {
-	// Name is the agent's name (claude, codex, gemini, cursor, copilot).
+	// Name is the agent's name, as --agent takes it.
 	Name() string
 	// Parse reads an event.
 	Parse(input []byte) (*Call, error)
@@ -41,11 +44,36 @@ type Dialect interface {
 
 // Dialects are the agents sentinel speaks to, by name.
 var Dialects = map[string]Dialect{
-	"claude":  claude{},
-	"codex":   codex{},
-	"gemini":  gemini{},
-	"cursor":  cursor{},
-	"copilot": copilot{},
+	"claude":   claude{},
+	"codex":    codex{},
+	"gemini":   gemini{},
+	"cursor":   cursor{},
+	"copilot":  copilot{},
+	"windsurf": windsurf{},
+	"kiro":     kiro{},
+	"cline":    cline{},
+	"goose":    goose{},
+	"factory":  factory{},
+	"qwen":     qwen{},
+	"augment":  augment{},
+	"amp":      amp{},
+	"opencode": opencode{},
+}
+
+// DialectNames lists the names of Dialects, sorted.
+func DialectNames() []string {
+	names := make([]string, 0, len(Dialects))
+	for n := range Dialects {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// envDialect is a dialect that reads part of its event from the hook's
+// environment: Amp names the tool there.
+type envDialect interface {
+	withEnv(getenv func(string) string) Dialect
 }
 
 // answerReason is a refusal's one line for the agent.
@@ -141,6 +169,16 @@ type cursor struct{}
 func (cursor) Name() string { return "cursor" }
 
 func (cursor) Answer(d *Decision) Answer {
+	if d.Call != nil && d.Call.Tool == "beforeReadFile" {
+		// beforeReadFile takes allow or deny and a user_message, no ask:
+		// a MEDIUM warning reads, an ask is refused.
+		out := map[string]string{"permission": "allow"}
+		if d.Verdict >= Ask {
+			out = map[string]string{"permission": "deny", "user_message": askAsDeny(d)}
+		}
+		b, _ := json.Marshal(out)
+		return Answer{Stdout: append(b, '\n')}
+	}
 	perm := map[Verdict]string{Allow: "allow", Warn: "ask", Ask: "ask", Deny: "deny"}[d.Verdict]
 	out := map[string]string{"permission": perm}
 	if d.Verdict != Allow {

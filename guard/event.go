@@ -167,3 +167,64 @@ func (o object) strings(key string) ([]string, error) {
 	}
 	return list, nil
 }
+
+// first returns the first byte of a member's JSON text, which names its
+// type ('"', '{', '[', 'n', a digit...), or 0 when the member is absent.
+func (o object) first(key string) byte {
+	raw := o[key]
+	if len(raw) == 0 {
+		return 0
+	}
+	return raw[0]
+}
+
+// objects returns a member that is a list of objects, each read with
+// exact keys; absent, it is an empty list.
+func (o object) objects(key string) ([]object, error) {
+	raw, ok := o[key]
+	if !ok {
+		return nil, nil
+	}
+	var list []json.RawMessage
+	if len(raw) == 0 || raw[0] != '[' || json.Unmarshal(raw, &list) != nil {
+		return nil, unreadable("%s is not a list of objects", key)
+	}
+	out := make([]object, 0, len(list))
+	for _, item := range list {
+		var m object
+		if len(item) == 0 || item[0] != '{' || json.Unmarshal(item, &m) != nil || m == nil {
+			return nil, unreadable("%s is not a list of objects", key)
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// objOrText reads a member that hosts send either as an object or as a
+// JSON object encoded in a string (Copilot CLI's toolArgs, Cursor's MCP
+// tool_input). The encoded object is read with the same exact keys; a
+// string that holds anything else is returned as text, for the caller to
+// refuse or read (a raw patch). Any other type is unreadable.
+func (o object) objOrText(key string) (object, string, error) {
+	switch o.first(key) {
+	case '{':
+		m, err := o.obj(key)
+		return m, "", err
+	case '"':
+		s, _, err := o.str(key)
+		if err != nil {
+			return nil, "", err
+		}
+		if strings.HasPrefix(strings.TrimSpace(s), "{") {
+			m, err := parseObject([]byte(s))
+			if err != nil {
+				return nil, "", unreadable("%s is a string that is not one JSON object", key)
+			}
+			return m, "", nil
+		}
+		return nil, s, nil
+	case 0:
+		return nil, "", unreadable("%s is missing", key)
+	}
+	return nil, "", unreadable("%s is neither an object nor a string", key)
+}

@@ -32,11 +32,29 @@ func TestEvents(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			d := Detect(input)
+			// <agent>-<verdict>.env holds the hook's environment, where a
+			// host puts part of the event (Amp names the tool there).
+			env := map[string]string{}
+			if b, err := os.ReadFile(base + ".env"); err == nil {
+				for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+					if k, v, ok := strings.Cut(line, "="); ok {
+						env[k] = v
+					}
+				}
+			}
+			getenv := func(k string) string { return env[k] }
+			d := detect(input, getenv)
 			if d.Name() != name {
 				t.Errorf("%s-%s: recognised as %s", name, verdict, d.Name())
 			}
-			a := d.Answer(Decide(context.Background(), input, d, newEnv, nil, nil))
+			dec, dialect, _ := Run(context.Background(), Request{
+				Input:   func() ([]byte, error) { return input, nil },
+				Dialect: d,
+				NewEnv:  newEnv,
+				Policy:  func() (*Policy, error) { return nil, nil },
+				Getenv:  getenv,
+			})
+			a := dialect.Answer(dec)
 			if *update {
 				os.WriteFile(base+".stdout", a.Stdout, 0o644)
 				os.Remove(base + ".stderr")

@@ -85,6 +85,9 @@ func TestMalformedEventsDeny(t *testing.T) {
 			`{"toolName":"bash","toolArgs":"{\"command\":\"ls\"}","tool_name":"Read"}`,
 		},
 	}
+	for dialect, events := range hostMalformed {
+		cases[dialect] = append(cases[dialect], events...)
+	}
 	for dialect, events := range cases {
 		for _, ev := range events {
 			if d := decideAs(t, dialect, ev); d.Verdict != Deny {

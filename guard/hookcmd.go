@@ -1,9 +1,12 @@
 package guard
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -37,6 +40,14 @@ const (
 	// failCopilot prints Copilot CLI's deny and exits non-zero, which
 	// Copilot CLI reads as a deny for command hooks.
 	failCopilot
+	// failCline prints Cline's cancel and exits non-zero: Cline honours
+	// the JSON whatever the status, and its documentation says a
+	// non-zero status blocks as well.
+	failCline
+	// failAmp keeps Amp's three answers, 0 (allow), 1 (ask the operator)
+	// and 2 (reject), as sentinel gave them, and rejects on any other
+	// status with the reason on stderr, which Amp shows the model.
+	failAmp
 )
 
 // tail is the part of the script that runs once sentinel has exited with
@@ -48,6 +59,10 @@ func (f failure) tail() string {
 		return ok + `echo "{\"permission\":\"deny\",\"user_message\":\"` + failMessage + `\",\"agent_message\":\"` + failMessage + `\"}"; exit 2`
 	case failCopilot:
 		return ok + `echo "{\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"` + failMessage + `\"}"; exit 2`
+	case failCline:
+		return ok + `echo "{\"cancel\":true,\"errorMessage\":\"` + failMessage + `\"}"; exit 2`
+	case failAmp:
+		return ok + `[ $s -eq 1 ] && exit 1; [ $s -eq 2 ] && exit 2; echo "` + failMessage + `" >&2; exit 2`
 	}
 	return ok + `[ $s -eq 2 ] && exit 2; echo "` + failMessage + `" >&2; exit 2`
 }
@@ -92,6 +107,12 @@ func InstallPaths() (project, user []string) {
 	for _, t := range Targets {
 		project = append(project, t.Project, t.Project+BackupSuffix)
 		user = append(user, t.User, t.User+BackupSuffix)
+		for _, p := range t.extraFiles(t.Project) {
+			project = append(project, p, p+BackupSuffix)
+		}
+		for _, p := range t.extraFiles(t.User) {
+			user = append(user, p, p+BackupSuffix)
+		}
 	}
 	return sortedUnique(project), sortedUnique(user)
 }
@@ -120,8 +141,28 @@ type Hook struct {
 }
 
 // InstalledHooks returns sentinel's guard entries in an agent's settings
-// file, in every event; none for a missing file.
+// file, in every event; none for a missing file. A JSON file is read as
+// settings, a .js file as the OpenCode plugin, anything else as a hook
+// script (Cline's).
 func InstalledHooks(path string) ([]Hook, error) {
+	if !strings.HasSuffix(path, ".json") {
+		content, err := readHookFile(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		cmd, bins, ok := fileHooks(path, content)
+		if !ok {
+			return nil, nil
+		}
+		event := filepath.Base(path)
+		if isPlugin(path) {
+			event = "tool.execute.before"
+		}
+		return []Hook{{Event: event, Command: cmd, Binaries: bins}}, nil
+	}
 	m, _, err := readSettings(path)
 	if err != nil {
 		return nil, err
@@ -129,15 +170,34 @@ func InstalledHooks(path string) ([]Hook, error) {
 	return guardHooks(m), nil
 }
 
-// guardHooks finds sentinel's guard entries in a settings object.
+// guardHooks finds sentinel's guard entries in a settings object: in a
+// "hooks" object of event lists, in Kiro's "hooks" list, and in Amp's
+// delegate rules.
 func guardHooks(m map[string]any) []Hook {
+	var out []Hook
+	if list, ok := m["hooks"].([]any); ok {
+		for _, h := range list {
+			hm, _ := h.(map[string]any)
+			if cmd, bins, ok := guardEntry(hm["action"]); ok {
+				trigger, _ := hm["trigger"].(string)
+				out = append(out, Hook{Event: trigger, Command: cmd, Binaries: bins})
+			}
+		}
+	}
+	if rules, ok := m[ampKey].([]any); ok {
+		for _, r := range rules {
+			if to, bins, ok := ampOurs(r); ok {
+				tool, _ := r.(map[string]any)["tool"].(string)
+				out = append(out, Hook{Event: tool, Command: to, Binaries: bins})
+			}
+		}
+	}
 	hooks, _ := m["hooks"].(map[string]any)
 	events := make([]string, 0, len(hooks))
 	for ev := range hooks {
 		events = append(events, ev)
 	}
 	sort.Strings(events)
-	var out []Hook
 	for _, ev := range events {
 		list, _ := hooks[ev].([]any)
 		for _, e := range list {
@@ -211,6 +271,10 @@ func guardEntry(entry any) (string, []string, bool) {
 	for _, key := range []string{"command", "bash"} {
 		if cmd, ok := m[key].(string); ok {
 			if bins, ok := guardCommand(cmd); ok {
+				return cmd, bins, true
+			}
+			// Augment runs a script: the script sentinel wrote.
+			if bins, ok := scriptEntry(cmd); ok {
 				return cmd, bins, true
 			}
 		}

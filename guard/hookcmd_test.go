@@ -84,9 +84,17 @@ func wantDeny(t *testing.T, agent, stdout, stderr string, code int, status strin
 			!strings.Contains(a["permissionDecisionReason"], why) || code == 0 {
 			t.Errorf("copilot: exit %d, stdout %q (%v)", code, stdout, err)
 		}
+	case "cline":
+		var a struct {
+			Cancel       bool   `json:"cancel"`
+			ErrorMessage string `json:"errorMessage"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &a); err != nil || !a.Cancel || !strings.Contains(a.ErrorMessage, why) || code == 0 {
+			t.Errorf("cline: exit %d, stdout %q (%v)", code, stdout, err)
+		}
 	default:
-		// Claude Code, Codex and Gemini CLI block on exit status 2 alone
-		// and show stderr.
+		// The other hosts block on exit status 2 alone and show stderr
+		// (Amp rejects on any status from 2 up).
 		if code != 2 || !strings.Contains(stderr, why) {
 			t.Errorf("%s: exit %d, stderr %q, want 2 and %q", agent, code, stderr, why)
 		}
@@ -139,10 +147,18 @@ func TestHookCommandFailsClosed(t *testing.T) {
 				crash := fakeSentinel(t, filepath.Join(dir, "crash"), `printf '{"perm'; echo boom >&2; exit 1`)
 				cmd, _ = tg.HookCommand(crash, false)
 				out, errOut, code = hostRun(t, shell, cmd, sys)
-				if name == "cursor" || name == "copilot" {
+				if name == "cursor" || name == "copilot" || name == "cline" {
 					out = strings.TrimPrefix(out, `{"perm`)
 				}
-				wantDeny(t, name, out, errOut, code, "1")
+				if name == "amp" {
+					// Status 1 is Amp's "ask the operator", which the
+					// command keeps: not an allow.
+					if code != 1 {
+						t.Errorf("amp: a crash with status 1: exit %d, want 1 (ask)", code)
+					}
+				} else {
+					wantDeny(t, name, out, errOut, code, "1")
+				}
 
 				// Killed by a signal (the host's own timeout kills too).
 				killed := fakeSentinel(t, filepath.Join(dir, "killed"), "kill -9 $$")
@@ -167,7 +183,7 @@ func TestHookCommandFailsClosed(t *testing.T) {
 				failed := fakeSentinel(t, filepath.Join(dir, "failed"), "echo 'sentinel: cannot read the config' >&2; exit 2")
 				cmd, _ = tg.HookCommand(failed, false)
 				out, errOut, code = hostRun(t, shell, cmd, sys)
-				if name == "cursor" || name == "copilot" {
+				if name == "cursor" || name == "copilot" || name == "cline" {
 					wantDeny(t, name, out, errOut, code, "2")
 				} else if code != 2 || errOut != "sentinel: cannot read the config\n" || out != "" {
 					t.Errorf("exit 2: got %d, %q, %q", code, out, errOut)
@@ -379,17 +395,31 @@ func TestInstallPaths(t *testing.T) {
 	if !has(user, ".copilot/hooks/sentinel.json") {
 		t.Errorf("user paths lack Copilot CLI's: %v", user)
 	}
-	if len(project) != 2*len(Targets) || len(user) != 2*len(Targets) {
-		t.Errorf("duplicates or extras: %v %v", project, user)
+	for _, list := range [][]string{project, user} {
+		for i := 1; i < len(list); i++ {
+			if list[i] == list[i-1] {
+				t.Errorf("%s is listed twice", list[i])
+			}
+		}
 	}
-	// Every file an install writes is on the lists.
+	for _, p := range []string{".augment/sentinel-guard.sh", ".amp/sentinel-guard.sh", ".agents/plugins/sentinel/plugin.json", ".factory/hooks.json"} {
+		if !has(project, p) {
+			t.Errorf("project paths lack %s", p)
+		}
+	}
+	// Every file an install writes is on the lists, with the twin there.
 	home, root := t.TempDir(), t.TempDir()
 	for _, tg := range Targets {
 		cmd, _ := tg.HookCommand("/x/sentinel", true)
 		for base, rel := range map[string]string{root: tg.Project, home: tg.User} {
 			p := filepath.Join(base, filepath.FromSlash(rel))
 			os.MkdirAll(filepath.Dir(p), 0o755)
-			os.WriteFile(p, []byte("{}"), 0o644)
+			if strings.HasSuffix(p, ".json") {
+				os.WriteFile(p, []byte("{}"), 0o644)
+			}
+			if tg.twin != "" {
+				os.WriteFile(filepath.Join(filepath.Dir(p), tg.twin), []byte("{}"), 0o644)
+			}
 			if _, err := Install(tg, p, cmd); err != nil {
 				t.Fatal(err)
 			}

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/gitsentinel/sentinel/internal/atomicfile"
@@ -25,13 +27,54 @@ type Target struct {
 	// Project and User are the settings files, relative to the project
 	// root and to the home directory.
 	Project, User string
+	// Note is what a person must know once the guard is installed there:
+	// a host that must be told to trust or enable it, or the version it
+	// needs. Empty when there is nothing to say.
+	Note string
 	// entries returns the event lists and entries to add, for a command.
 	entries func(command string) map[string][]any
 	// top are keys the file must hold (Cursor and Copilot's "version").
 	top map[string]any
 	// fail is how the command refuses when sentinel cannot answer.
 	fail failure
+	// form is how the file holds the hook.
+	form form
+	// script, when set, is the name of an executable written beside the
+	// settings file that runs the hook command, for hosts that run a
+	// program and not a command line (Augment, Amp); the settings name it
+	// by its absolute path.
+	script string
+	// manifest is a file the host needs beside the hooks (Goose's
+	// plugin.json), relative to the settings file's directory, and what
+	// it holds.
+	manifest, manifestText string
+	// twin is a second settings file, beside the first, that the host
+	// reads in its stead when it exists (Factory Droid's hooks.json): the
+	// entries go into it too, but only when it is there.
+	twin string
+	// projectDir and userDir are the directories, relative to the root
+	// and the home directory, whose presence shows the agent is in use
+	// there, when it is not the settings file's first component.
+	projectDir, userDir string
 }
+
+// form is how a settings file holds sentinel's hook.
+type form int
+
+const (
+	// formHooks is a JSON object whose "hooks" object lists entries by
+	// event (most hosts).
+	formHooks form = iota
+	// formKiro is a Kiro hook file: a "hooks" list of named hooks.
+	formKiro
+	// formScript is an executable file that is the hook (Cline).
+	formScript
+	// formAmp is Amp's settings: "amp.permissions" rules that delegate
+	// the decision to a program.
+	formAmp
+	// formPlugin is a JavaScript plugin file (OpenCode).
+	formPlugin
+)
 
 func claudeStyle(event, matcher string, timeout int) func(string) map[string][]any {
 	return func(cmd string) map[string][]any {
@@ -45,23 +88,98 @@ func claudeStyle(event, matcher string, timeout int) func(string) map[string][]a
 // Targets are the agents `sentinel guard install` knows.
 var Targets = map[string]*Target{
 	"claude": {Agent: "claude", Project: ".claude/settings.json", User: ".claude/settings.json",
-		entries: claudeStyle("PreToolUse", "Bash|Write|Edit|MultiEdit|NotebookEdit", HookTimeoutSeconds)},
+		entries: claudeStyle("PreToolUse", "Bash|PowerShell|Write|Edit|MultiEdit|NotebookEdit|Read|Grep", HookTimeoutSeconds)},
 	"codex": {Agent: "codex", Project: ".codex/hooks.json", User: ".codex/hooks.json",
+		Note:    "Codex runs a hook only once you trust it: open /hooks in Codex and trust this entry (a changed entry must be trusted again).",
 		entries: claudeStyle("PreToolUse", "Bash|apply_patch|shell", HookTimeoutSeconds)},
 	"gemini": {Agent: "gemini", Project: ".gemini/settings.json", User: ".gemini/settings.json",
 		// Gemini CLI counts hook timeouts in milliseconds.
-		entries: claudeStyle("BeforeTool", "run_shell_command|write_file|replace", HookTimeoutSeconds*1000)},
+		entries: claudeStyle("BeforeTool", "run_shell_command|write_file|replace|read_file|read_many_files|grep_search|search_file_content", HookTimeoutSeconds*1000)},
 	"cursor": {Agent: "cursor", Project: ".cursor/hooks.json", User: ".cursor/hooks.json",
 		top: map[string]any{"version": 1}, fail: failCursor,
 		entries: func(cmd string) map[string][]any {
 			e := map[string]any{"command": cmd, "timeout": HookTimeoutSeconds, "failClosed": true}
-			return map[string][]any{"beforeShellExecution": {e}, "preToolUse": {e}}
+			return map[string][]any{"beforeShellExecution": {e}, "preToolUse": {e}, "beforeReadFile": {e}}
 		}},
 	"copilot": {Agent: "copilot", Project: ".github/hooks/sentinel.json", User: ".copilot/hooks/sentinel.json",
 		top: map[string]any{"version": 1}, fail: failCopilot,
 		entries: func(cmd string) map[string][]any {
 			return map[string][]any{"preToolUse": {map[string]any{"type": "command", "bash": cmd, "timeoutSec": HookTimeoutSeconds}}}
 		}},
+	"windsurf": {Agent: "windsurf", Project: ".windsurf/hooks.json", User: ".codeium/windsurf/hooks.json",
+		// No timeout setting is documented; show_output puts a refusal in
+		// front of the person as well as the agent.
+		entries: func(cmd string) map[string][]any {
+			e := map[string]any{"command": cmd, "show_output": true}
+			return map[string][]any{"pre_run_command": {e}, "pre_write_code": {e}, "pre_read_code": {e}}
+		}},
+	"kiro": {Agent: "kiro", Project: ".kiro/hooks/sentinel.json", User: ".kiro/hooks/sentinel.json", form: formKiro,
+		Note: "Kiro CLI 3 reads .kiro/hooks/ for every agent; on Kiro CLI 2, add the same command under hooks.preToolUse of each agent you use (kiro-cli agent migrate converts either way)."},
+	"cline": {Agent: "cline", Project: ".clinerules/hooks/PreToolUse", User: "Documents/Cline/Hooks/PreToolUse",
+		form: formScript, fail: failCline, userDir: "Documents/Cline",
+		Note: "Cline runs hooks only when they are enabled: turn them on in Cline's Hooks settings (cline config set hooks-enabled=true)."},
+	"goose": {Agent: "goose", Project: ".agents/plugins/sentinel/hooks/hooks.json", User: ".agents/plugins/sentinel/hooks/hooks.json",
+		projectDir: ".goosehints", userDir: ".config/goose",
+		manifest: "../plugin.json", manifestText: "{\n  \"name\": \"sentinel\",\n  \"version\": \"1.0.0\",\n  \"description\": \"sentinel guard: refuses destructive commands and writes to protected files before they run\"\n}\n",
+		// on_failure makes Goose deny a call when the hook returns no
+		// decision (a crash, a timeout, garbage), which it otherwise
+		// ignores.
+		entries: func(cmd string) map[string][]any {
+			return map[string][]any{"PreToolUse": {map[string]any{
+				"matcher": "^developer__(shell|write|edit|text_editor)$",
+				"hooks":   []any{map[string]any{"type": "command", "command": cmd, "timeout": HookTimeoutSeconds, "on_failure": "block"}},
+			}}}
+		}},
+	"factory": {Agent: "factory", Project: ".factory/settings.json", User: ".factory/settings.json", twin: "hooks.json",
+		entries: claudeStyle("PreToolUse", "Execute|Bash|Create|Write|Edit|MultiEdit|ApplyPatch|Read|Grep", HookTimeoutSeconds)},
+	"qwen": {Agent: "qwen", Project: ".qwen/settings.json", User: ".qwen/settings.json",
+		// Qwen Code counts command hook timeouts in milliseconds.
+		entries: claudeStyle("PreToolUse", "run_shell_command|write_file|edit|replace|read_file|read_many_files|grep_search|search_file_content", HookTimeoutSeconds*1000)},
+	"augment": {Agent: "augment", Project: ".augment/settings.json", User: ".augment/settings.json", script: "sentinel-guard.sh",
+		// Augment runs a .sh file, not a command line, and counts its
+		// timeout in milliseconds.
+		entries: claudeStyle("PreToolUse", "launch-process|save-file|str-replace-editor|view|remove-files", HookTimeoutSeconds*1000)},
+	"amp": {Agent: "amp", Project: ".amp/settings.json", User: ".config/amp/settings.json", script: "sentinel-guard.sh",
+		form: formAmp, fail: failAmp, userDir: ".config/amp",
+		Note: "Amp's delegate decides in place of Amp's own rules for the tools it covers: a call the guard allows runs without Amp's prompt, one it asks about is put to you."},
+	"opencode": {Agent: "opencode", Project: ".opencode/plugins/sentinel-guard.js", User: ".config/opencode/plugins/sentinel-guard.js",
+		form: formPlugin, userDir: ".config/opencode"},
+}
+
+// TargetNames lists the names of Targets, sorted.
+func TargetNames() []string {
+	names := make([]string, 0, len(Targets))
+	for n := range Targets {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// InUse returns the directories, relative to a project's root and to the
+// home directory, whose presence shows the agent is used there.
+func (t *Target) InUse() (project, user string) {
+	project, user = t.projectDir, t.userDir
+	if project == "" {
+		project = strings.Split(t.Project, "/")[0]
+	}
+	if user == "" {
+		user = strings.Split(t.User, "/")[0]
+	}
+	return project, user
+}
+
+// extraFiles are the files an install writes besides the settings file,
+// relative to the same base: the script, the manifest and the twin.
+func (t *Target) extraFiles(rel string) []string {
+	var out []string
+	dir := path.Dir(rel)
+	for _, name := range []string{t.script, t.manifest, t.twin} {
+		if name != "" {
+			out = append(out, path.Clean(path.Join(dir, name)))
+		}
+	}
+	return out
 }
 
 // SettingsError is a settings file that is not valid JSON; it is left as
@@ -157,6 +275,59 @@ type InstallResult struct {
 // left untouched. command is the hook command, as HookCommand writes it; an
 // entry any sentinel wrote before, in whatever form, is replaced.
 func Install(t *Target, path, command string) (*InstallResult, error) {
+	switch t.form {
+	case formScript:
+		return installFile(path, hookScript(t, command), 0o755)
+	case formPlugin:
+		return installFile(path, opencodePlugin(command, HookTimeoutSeconds*1000), 0o644)
+	}
+	scriptChanged := false
+	if t.script != "" {
+		// The settings run the script, which runs the command.
+		script := filepath.Join(filepath.Dir(path), t.script)
+		if strings.ContainsAny(script, "'\"$`\\\n") {
+			return nil, fmt.Errorf("the path %q holds a character a hook entry cannot carry; install from a plain path", script)
+		}
+		res, err := installFile(script, hookScript(t, command), 0o755)
+		if err != nil {
+			return nil, err
+		}
+		scriptChanged, command = res.Changed, script
+	}
+	res, err := installSettings(t, path, command)
+	if res != nil && scriptChanged {
+		res.Changed = true
+	}
+	return res, err
+}
+
+// installSettings writes the entries into the settings file (and its
+// manifest and twin) once the script, if any, is in place.
+func installSettings(t *Target, path, command string) (*InstallResult, error) {
+	if t.manifest != "" {
+		if err := writeManifest(filepath.Join(filepath.Dir(path), filepath.FromSlash(t.manifest)), t.manifestText); err != nil {
+			return nil, err
+		}
+	}
+	switch t.form {
+	case formKiro:
+		return installKiro(path, command)
+	case formAmp:
+		return installAmp(path, command)
+	}
+	if t.twin != "" {
+		twin := filepath.Join(filepath.Dir(path), t.twin)
+		if _, err := os.Stat(twin); err == nil {
+			if _, err := installHooks(t, twin, command); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return installHooks(t, path, command)
+}
+
+// installHooks merges the entries into a settings file's "hooks" object.
+func installHooks(t *Target, path, command string) (*InstallResult, error) {
 	m, orig, err := readSettings(path)
 	if err != nil {
 		return nil, err
@@ -190,6 +361,46 @@ func Install(t *Target, path, command string) (*InstallResult, error) {
 // lists and objects that only held them. A file without them is left as it
 // is, byte for byte.
 func Uninstall(t *Target, path string) (*InstallResult, error) {
+	switch t.form {
+	case formScript, formPlugin:
+		return removeFile(path)
+	case formKiro:
+		return uninstallKiro(path)
+	case formAmp:
+		res, err := uninstallAmp(path)
+		if err == nil && t.script != "" {
+			_, err = removeFile(filepath.Join(filepath.Dir(path), t.script))
+		}
+		return res, err
+	}
+	if t.twin != "" {
+		if _, err := uninstallHooks(t, filepath.Join(filepath.Dir(path), t.twin)); err != nil {
+			return nil, err
+		}
+	}
+	res, err := uninstallHooks(t, path)
+	if err != nil {
+		return nil, err
+	}
+	if t.script != "" {
+		if _, err := removeFile(filepath.Join(filepath.Dir(path), t.script)); err != nil {
+			return nil, err
+		}
+	}
+	if t.manifest != "" && res.Changed {
+		// The plugin directory is sentinel's own: once its hooks are gone,
+		// so are they and the manifest.
+		if left, err := InstalledHooks(path); err == nil && len(left) == 0 && onlyHooksLeft(path) {
+			os.Remove(path)
+			os.Remove(filepath.Join(filepath.Dir(path), filepath.FromSlash(t.manifest)))
+		}
+	}
+	return res, nil
+}
+
+// uninstallHooks removes sentinel's entries from a settings file's
+// "hooks" object.
+func uninstallHooks(t *Target, path string) (*InstallResult, error) {
 	m, orig, err := readSettings(path)
 	if err != nil {
 		return nil, err

@@ -29,6 +29,10 @@ var agentSettings = []string{
 	".gemini/settings.json", ".cursor/hooks.json", ".github/hooks/", ".copilot/hooks/", ".copilot/config.json",
 	".windsurf/hooks.json", ".codeium/windsurf/hooks.json", ".config/opencode/", ".opencode/", ".factory/settings.json",
 	".qwen/settings.json", ".kiro/hooks/", ".clinerules/hooks/",
+	".factory/hooks.json", ".factory/hooks/", ".factory/settings.local.json", ".codeium/hooks.json",
+	".kiro/agents/", ".kiro/settings/", ".agents/plugins/", ".augment/", ".amp/", ".config/amp/",
+	".config/goose/", "documents/cline/hooks/", "documents/cline/rules/hooks/", ".github/copilot/",
+	".copilot/settings.json",
 }
 
 // shellStartup are the files a shell runs as it starts, relative to home.

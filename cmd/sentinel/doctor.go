@@ -97,11 +97,12 @@ func runDoctor(c *cli.Context, e *env) error {
 		t := guard.Targets[name]
 		type place struct{ path, flag, dir string }
 		var places []place
+		projectDir, userDir := t.InUse()
 		if rerr == nil {
-			places = append(places, place{filepath.Join(root, filepath.FromSlash(t.Project)), "--project", filepath.Join(root, strings.Split(t.Project, "/")[0])})
+			places = append(places, place{filepath.Join(root, filepath.FromSlash(t.Project)), "--project", filepath.Join(root, filepath.FromSlash(projectDir))})
 		}
 		if home != "" {
-			places = append(places, place{filepath.Join(home, filepath.FromSlash(t.User)), "--user", filepath.Join(home, strings.Split(t.User, "/")[0])})
+			places = append(places, place{filepath.Join(home, filepath.FromSlash(t.User)), "--user", filepath.Join(home, filepath.FromSlash(userDir))})
 		}
 		// The host runs the entries of every file, so the guard is
 		// installed when either file has it, and one entry whose binary

@@ -21,13 +21,13 @@ func guardCommand(e *env) *cli.Command {
 		Name:  "guard",
 		Usage: "the pre-tool hook for coding agents: reads the agent's event on stdin and answers in its format",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "agent", Usage: "the agent's hook dialect: claude, codex, gemini, cursor or copilot (default: recognised from the event)"},
+			&cli.StringFlag{Name: "agent", Usage: "the agent's hook dialect: " + strings.Join(guard.DialectNames(), ", ") + " (default: recognised from the event)"},
 		},
 		Subcommands: []*cli.Command{guardExplainCommand(e), guardInstallCommand(e, false), guardInstallCommand(e, true), guardLogCommand(e)},
 		Action: func(c *cli.Context) error {
 			o := guardOptions{agent: c.String("agent")}
 			if _, ok := guard.Dialects[o.agent]; o.agent != "" && !ok {
-				return &usageError{fmt.Errorf("--agent %q: sentinel speaks claude, codex, gemini, cursor and copilot", o.agent)}
+				return &usageError{fmt.Errorf("--agent %q: sentinel speaks %s", o.agent, strings.Join(guard.DialectNames(), ", "))}
 			}
 			return runGuard(c, e, o)
 		},
@@ -42,6 +42,7 @@ func runGuard(c *cli.Context, e *env, o guardOptions) error {
 		Dialect: guard.Dialects[o.agent],
 		NewEnv:  func(cwd string) *guard.Env { return guard.NewEnv(cwd, e.getenv) },
 		Policy:  func() (*guard.Policy, error) { return loadGuardPolicy(e) },
+		Getenv:  e.getenv,
 	})
 	if d.Verdict != guard.Deny && policy != nil && policy.Checker != nil && d.Call != nil && d.Call.Kind != "" {
 		checked, why := policy.Checker.Review(c.Context, checkerInput(dialect, d))
@@ -125,7 +126,7 @@ type guardInstallOptions struct {
 
 func guardInstallFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "agent", Required: true, Usage: "claude, codex, gemini, cursor or copilot"},
+		&cli.StringFlag{Name: "agent", Required: true, Usage: strings.Join(guard.TargetNames(), ", ")},
 		&cli.BoolFlag{Name: "project", Usage: "the project's settings (the default)"},
 		&cli.BoolFlag{Name: "user", Usage: "your own settings, in your home directory"},
 	}
@@ -151,7 +152,7 @@ func guardInstallCommand(e *env, remove bool) *cli.Command {
 func runGuardInstall(c *cli.Context, e *env, o guardInstallOptions, remove bool) error {
 	t := guard.Targets[o.agent]
 	if t == nil {
-		return &usageError{fmt.Errorf("--agent %q: sentinel installs into claude, codex, gemini, cursor and copilot", o.agent)}
+		return &usageError{fmt.Errorf("--agent %q: sentinel installs into %s", o.agent, strings.Join(guard.TargetNames(), ", "))}
 	}
 	path, err := guardSettingsPath(e, t, o.user)
 	if err != nil {
@@ -184,6 +185,9 @@ func runGuardInstall(c *cli.Context, e *env, o guardInstallOptions, remove bool)
 	}
 	if res.Backup != "" {
 		fmt.Fprintf(e.stdout, "kept the original as %s\n", res.Backup)
+	}
+	if !remove && t.Note != "" {
+		fmt.Fprintln(e.stdout, t.Note)
 	}
 	return nil
 }

@@ -54,7 +54,8 @@ func cmdHookrun(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	cmd := exec.Command("/bin/sh", "-c", hooks[0].Command)
 	cmd.Dir = ts.MkAbs(".")
-	for _, k := range []string{"PATH", "HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "TMPDIR"} {
+	// AGENT and AGENT_TOOL_NAME are what Amp exports to its delegate.
+	for _, k := range []string{"PATH", "HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "TMPDIR", "AGENT", "AGENT_TOOL_NAME"} {
 		if v := ts.Getenv(k); v != "" {
 			cmd.Env = append(cmd.Env, k+"="+v)
 		}
