@@ -390,6 +390,12 @@ func (d *decomposer) call(src string, st *syntax.Stmt, call *syntax.CallExpr, de
 			}
 		}
 	}
+	if (c.Argv[0] == "source" || c.Argv[0] == ".") && len(call.Args) == 2 && len(call.Args[1].Parts) == 1 {
+		// source <(kubectl completion bash): a tool's own set-up.
+		if ps, ok := call.Args[1].Parts[0].(*syntax.ProcSubst); ok && ps.Op == syntax.CmdIn && setupStmts(ps.Stmts, &d.scope) {
+			c.SetupEval = true
+		}
+	}
 	if paths, ok := d.pipedPaths[call]; ok {
 		c.pipedPaths = paths
 	}
@@ -456,10 +462,16 @@ func onlySubst(w *syntax.Word) *syntax.CmdSubst {
 // ssh-agent, dircolors, keychain --eval. Such output is the tool's, and
 // the tool itself is checked as a command of its own.
 func setupGenerator(cs *syntax.CmdSubst, sc **scope) bool {
-	if len(cs.Stmts) != 1 {
+	return setupStmts(cs.Stmts, sc)
+}
+
+// setupStmts is setupGenerator for the statements of a substitution,
+// $(…) or <(…).
+func setupStmts(stmts []*syntax.Stmt, sc **scope) bool {
+	if len(stmts) != 1 {
 		return false
 	}
-	call, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr)
+	call, ok := stmts[0].Cmd.(*syntax.CallExpr)
 	if !ok || len(call.Args) == 0 {
 		return false
 	}
