@@ -131,15 +131,11 @@ func (kiro) Parse(input []byte) (*Call, error) {
 	} else if event != "preToolUse" && event != "PreToolUse" {
 		return nil, unreadable("hook_event_name %q is not a pre-tool event", event)
 	}
-	tool, err := o.need("tool_name")
+	c, err := o.call("tool_name")
 	if err != nil {
 		return nil, err
 	}
-	cwd, err := o.optional("cwd")
-	if err != nil {
-		return nil, err
-	}
-	c := &Call{Tool: tool, Cwd: cwd}
+	tool := c.Tool
 	switch tool {
 	case "execute_bash", "shell", "execute_cmd", "fs_write", "write", "fs_read", "read":
 	default:
@@ -348,15 +344,11 @@ func (factory) Parse(input []byte) (*Call, error) {
 	if err != nil {
 		return nil, err
 	}
-	tool, err := o.need("tool_name")
+	c, err := o.call("tool_name")
 	if err != nil {
 		return nil, err
 	}
-	cwd, err := o.optional("cwd")
-	if err != nil {
-		return nil, err
-	}
-	c := &Call{Tool: tool, Cwd: cwd}
+	tool := c.Tool
 	switch tool {
 	case "Execute", "Bash", "Create", "Write", "Edit", "MultiEdit", "ApplyPatch", "Read", "Grep":
 	default:
@@ -430,15 +422,11 @@ func (augment) Parse(input []byte) (*Call, error) {
 	if err != nil {
 		return nil, err
 	}
-	tool, err := o.need("tool_name")
+	c, err := o.call("tool_name")
 	if err != nil {
 		return nil, err
 	}
-	cwd, err := o.optional("cwd")
-	if err != nil {
-		return nil, err
-	}
-	c := &Call{Tool: tool, Cwd: cwd}
+	tool := c.Tool
 	switch tool {
 	case "launch-process", "save-file", "str-replace-editor", "view", "remove-files":
 	default:
@@ -550,15 +538,11 @@ func (opencode) Parse(input []byte) (*Call, error) {
 	if err != nil {
 		return nil, err
 	}
-	tool, err := o.need("tool")
+	c, err := o.call("tool")
 	if err != nil {
 		return nil, err
 	}
-	cwd, err := o.optional("cwd")
-	if err != nil {
-		return nil, err
-	}
-	c := &Call{Tool: tool, Cwd: cwd}
+	tool := c.Tool
 	switch tool {
 	case "bash", "write", "edit", "multiedit", "apply_patch", "patch", "read", "grep":
 	default:

@@ -223,15 +223,11 @@ func (claude) Parse(input []byte) (*Call, error) {
 // parseToolUse reads Claude Code's tool_name/tool_input shape, which Codex
 // and Cursor's preToolUse share.
 func parseToolUse(o object) (*Call, error) {
-	tool, err := o.need("tool_name")
+	c, err := o.call("tool_name")
 	if err != nil {
 		return nil, err
 	}
-	cwd, err := o.optional("cwd")
-	if err != nil {
-		return nil, err
-	}
-	c := &Call{Tool: tool, Cwd: cwd}
+	tool := c.Tool
 	switch tool {
 	case "Bash", "PowerShell", "Write", "Edit", "MultiEdit", "NotebookEdit", "Read", "Grep":
 	default:
@@ -299,15 +295,11 @@ func (codex) Parse(input []byte) (*Call, error) {
 	if err != nil {
 		return nil, err
 	}
-	tool, err := o.need("tool_name")
+	c, err := o.call("tool_name")
 	if err != nil {
 		return nil, err
 	}
-	cwd, err := o.optional("cwd")
-	if err != nil {
-		return nil, err
-	}
-	c := &Call{Tool: tool, Cwd: cwd}
+	tool := c.Tool
 	switch tool {
 	case "Bash", "shell", "exec_command", "local_shell", "container.exec", "unified_exec":
 		c.Kind = "bash"
@@ -381,15 +373,11 @@ func (gemini) Parse(input []byte) (*Call, error) {
 // parseGeminiTool reads Gemini CLI's tools, which Qwen Code keeps under a
 // Claude-shaped envelope: tool_name, tool_input and cwd.
 func parseGeminiTool(o object) (*Call, error) {
-	tool, err := o.need("tool_name")
+	c, err := o.call("tool_name")
 	if err != nil {
 		return nil, err
 	}
-	cwd, err := o.optional("cwd")
-	if err != nil {
-		return nil, err
-	}
-	c := &Call{Tool: tool, Cwd: cwd}
+	tool := c.Tool
 	switch tool {
 	case "run_shell_command", "write_file", "replace", "edit", "read_file", "read_many_files",
 		"search_file_content", "grep", "grep_search", "glob", "list_directory":
@@ -583,15 +571,11 @@ func (copilot) Parse(input []byte) (*Call, error) {
 	if err != nil {
 		return nil, err
 	}
-	tool, err := o.need("toolName")
+	c, err := o.call("toolName")
 	if err != nil {
 		return nil, err
 	}
-	cwd, err := o.optional("cwd")
-	if err != nil {
-		return nil, err
-	}
-	c := &Call{Tool: tool, Cwd: cwd}
+	tool := c.Tool
 	t := strings.ToLower(tool)
 	powershell := t == "powershell" || t == "pwsh"
 	shell := !powershell && (t == "bash" || t == "shell" || strings.Contains(t, "shell"))

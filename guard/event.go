@@ -228,3 +228,17 @@ func (o object) objOrText(key string) (object, string, error) {
 	}
 	return nil, "", unreadable("%s is neither an object nor a string", key)
 }
+
+// call reads the envelope most hosts share: the tool's name under toolKey,
+// required, and an optional string cwd.
+func (o object) call(toolKey string) (*Call, error) {
+	tool, err := o.need(toolKey)
+	if err != nil {
+		return nil, err
+	}
+	cwd, err := o.optional("cwd")
+	if err != nil {
+		return nil, err
+	}
+	return &Call{Tool: tool, Cwd: cwd}, nil
+}
