@@ -47,8 +47,9 @@ func infraWords(c *Command) (string, []string) {
 
 func (v *infraVerb) match(c *Command) bool {
 	for _, a := range c.Args() {
-		if strings.HasPrefix(a, "--dry-run") || a == "--snapshot" {
-			return false // it shows what it would do
+		// It shows what it would do; kubectl's --dry-run=none does it.
+		if v, ok := strings.CutPrefix(a, "--dry-run"); ok && v != "=none" && v != "=false" || a == "--snapshot" {
+			return false
 		}
 	}
 	name, ops := infraWords(c)
@@ -266,7 +267,7 @@ var infraRules = []*Rule{
 			"pulumi destroy --yes", "kubectl delete namespace prod", "kubectl -n prod delete deploy/api", "kubectl --context prod delete ns app", "helm uninstall api",
 			"aws s3 rm s3://bucket --recursive", "aws ec2 terminate-instances --instance-ids i-1", "aws rds delete-db-instance --db-instance-identifier x",
 			"gcloud compute instances delete vm1", "az group delete -n rg", "docker system prune -af", "docker volume rm pgdata", "docker compose down -v",
-			"npx cdk destroy --all --force", "kubectl scale deploy api --replicas=0"},
+			"npx cdk destroy --all --force", "kubectl scale deploy api --replicas=0", "kubectl delete ns prod --dry-run=none"},
 		[]string{"terraform plan", "terraform apply", "kubectl get pods", "kubectl apply -f k8s/", "helm list", "aws s3 ls", "aws s3 cp x s3://b/x",
 			"gcloud compute instances list", "docker ps", "docker compose down", "docker compose up -d", "pulumi preview"}),
 	verbsRule("db.destroy", "dropping or wiping a database (dropdb, FLUSHALL, db:drop, migrate reset, flush)", "ask a person, after a backup", false,
