@@ -7,8 +7,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/gitsentinel/sentinel/internal/atomicfile"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -138,11 +138,14 @@ func Default() *Config {
 	}}
 }
 
+// MaxSize bounds a read of the configuration; no real one comes near it.
+const MaxSize = 1 << 20
+
 // Load reads the project configuration of the work tree at root. A missing
 // file yields the defaults.
 func Load(root string) (*Config, error) {
 	path := filepath.Join(root, filepath.FromSlash(File))
-	data, err := os.ReadFile(path)
+	data, err := atomicfile.ReadIn(root, File, MaxSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Default(), nil
 	}

@@ -3,11 +3,7 @@ package coverage
 import (
 	"bytes"
 	"encoding/gob"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"sync"
 
 	"github.com/gitsentinel/sentinel/internal/atomicfile"
@@ -22,16 +18,35 @@ import (
 // and what the other added is counted again next time. Deleting the file
 // loses nothing but time.
 type cache struct {
-	path    string
-	mu      sync.Mutex
-	entries map[string]*languages.Result
-	added   int
+	commonDir string
+	mu        sync.Mutex
+	entries   map[string]*languages.Result
+	added     int
 }
 
-// cacheFile is the cache's file name; the engine version is part of it, so
-// an upgrade starts afresh instead of reusing counts made by older rules.
-func cacheFile(commonDir string) string {
-	return filepath.Join(commonDir, "sentinel", fmt.Sprintf("counts-v%d.gob", languages.Version))
+// cacheFile is the cache's path below the common directory; the engine
+// version is part of it, so an upgrade starts afresh instead of reusing
+// counts made by older rules.
+func cacheFile() string {
+	return fmt.Sprintf("sentinel/counts-v%d.gob", languages.Version)
+}
+
+// maxCacheSize bounds a read of the cache. A link, a FIFO, a directory or
+// a file past this size is no cache: it is ignored, and never read until
+// memory runs out.
+const maxCacheSize = 256 << 20
+
+// readCache decodes the cache file; anything odd is an empty cache.
+func readCache(commonDir string) map[string]*languages.Result {
+	data, err := atomicfile.ReadIn(commonDir, cacheFile(), maxCacheSize)
+	if err != nil {
+		return nil
+	}
+	var m map[string]*languages.Result
+	if gob.NewDecoder(bytes.NewReader(data)).Decode(&m) != nil {
+		return nil
+	}
+	return m
 }
 
 // openCache reads the cache; a missing, unreadable or corrupt file is an
@@ -41,13 +56,8 @@ func openCache(commonDir string) *cache {
 	if commonDir == "" {
 		return c
 	}
-	c.path = cacheFile(commonDir)
-	data, err := os.ReadFile(c.path)
-	if err != nil {
-		return c
-	}
-	var m map[string]*languages.Result
-	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&m); err == nil {
+	c.commonDir = commonDir
+	if m := readCache(commonDir); m != nil {
 		c.entries = m
 	}
 	return c
@@ -71,32 +81,22 @@ func (c *cache) put(key string, r *languages.Result) {
 }
 
 // save writes the cache back when entries were added, merging what another
-// run wrote in the meantime.
+// run wrote in the meantime. A cache that cannot be written (a read-only
+// repository, a file where its directory should be) costs only time, so
+// it is no error.
 func (c *cache) save() error {
-	if c.path == "" || c.added == 0 {
+	if c.commonDir == "" || c.added == 0 {
 		return nil
 	}
-	if data, err := os.ReadFile(c.path); err == nil {
-		var m map[string]*languages.Result
-		if gob.NewDecoder(bytes.NewReader(data)).Decode(&m) == nil {
-			for k, v := range m {
-				if _, ok := c.entries[k]; !ok {
-					c.entries[k] = v
-				}
-			}
+	for k, v := range readCache(c.commonDir) {
+		if _, ok := c.entries[k]; !ok {
+			c.entries[k] = v
 		}
 	}
 	var buf bytes.Buffer
 	if err := gob.NewEncoder(&buf).Encode(c.entries); err != nil {
 		return fmt.Errorf("encode the count cache: %w", err)
 	}
-	if err := os.MkdirAll(filepath.Dir(c.path), 0o755); err != nil {
-		return fmt.Errorf("count cache: %w", err)
-	}
-	err := atomicfile.WriteTransient(c.path, buf.Bytes(), 0o644)
-	if errors.Is(err, fs.ErrPermission) {
-		// A read-only repository still gets its counts, only slower.
-		return nil
-	}
-	return err
+	atomicfile.WriteIn(c.commonDir, cacheFile(), buf.Bytes(), atomicfile.Options{Perm: 0o644, Transient: true, MkdirAll: true})
+	return nil
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/gitsentinel/sentinel/config"
 	"github.com/gitsentinel/sentinel/gitrepo"
+	"github.com/gitsentinel/sentinel/internal/atomicfile"
 	"github.com/gitsentinel/sentinel/languages"
 	"github.com/gobwas/glob"
 )
@@ -106,6 +107,9 @@ type Counts struct {
 	BaselineName string
 	// CommonDir is the repository's common git dir (empty for plain files).
 	CommonDir string
+	// Temps are files of the snapshot that are temporary files a killed
+	// sentinel left behind, and that git add picked up.
+	Temps []string
 
 	scopes []scope
 }
@@ -242,6 +246,9 @@ func Count(ctx context.Context, o Options) (*Counts, error) {
 	var jobs []job
 	for i := range s.entries {
 		e := &s.entries[i]
+		if atomicfile.IsTemp(path.Base(e.path)) && o.Mode != WorkTree {
+			out.Temps = append(out.Temps, e.path)
+		}
 		if !underPaths(e.path, o.Paths) || excluded(e.path, excludes) {
 			continue
 		}

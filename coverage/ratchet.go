@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -14,7 +12,6 @@ import (
 
 	"github.com/gitsentinel/sentinel/config"
 	"github.com/gitsentinel/sentinel/gitrepo"
-	"github.com/gitsentinel/sentinel/internal/atomicfile"
 )
 
 // ErrNoBaseline is returned where a baseline is needed and there is none.
@@ -206,56 +203,6 @@ func WriteStatus(w io.Writer, c *Counts, b *Baseline) error {
 	return tw.Flush()
 }
 
-// lockBaseline serialises writers of the baseline: two hooks at once, or a
-// check during an accept. It waits up to timeout for another sentinel to
-// finish.
-func lockBaseline(commonDir string, timeout time.Duration) (func(), error) {
-	dir := filepath.Join(commonDir, "sentinel")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	path := filepath.Join(dir, "baseline.lock")
-	deadline := time.Now().Add(timeout)
-	for {
-		f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
-		if err == nil {
-			fmt.Fprintf(f, "%d\n", os.Getpid())
-			f.Close()
-			return func() { os.Remove(path) }, nil
-		}
-		if !errors.Is(err, os.ErrExist) {
-			return nil, fmt.Errorf("lock the baseline: %w", err)
-		}
-		if time.Now().After(deadline) {
-			return nil, fmt.Errorf("another sentinel holds %s; if none is running, remove it: rm %s", path, path)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-// WriteBaseline replaces the work tree's baseline atomically and, when
-// stage is set, puts it in the index that is being committed, under the
-// baseline lock.
-func WriteBaseline(ctx context.Context, root, commonDir string, b *Baseline, stage bool) error {
-	unlock, err := lockBaseline(commonDir, 5*time.Second)
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	data := b.Marshal()
-	path := filepath.Join(root, filepath.FromSlash(BaselinePath))
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	if err := atomicfile.WriteFile(path, data, 0o644); err != nil {
-		return err
-	}
-	if stage {
-		return gitrepo.Stage(ctx, root, BaselinePath, data)
-	}
-	return nil
-}
-
 // AcceptOptions says what to accept.
 type AcceptOptions struct {
 	// Dir is a directory in the repository.
@@ -274,14 +221,25 @@ type AcceptOptions struct {
 	Scopes []config.Scope
 }
 
+// AcceptResult is what Accept did: it recorded a new acceptance, or it
+// staged the acceptances an interrupted accept had written to the work
+// tree only.
+type AcceptResult struct {
+	// Recorded is the new acceptance.
+	Recorded *Acceptance
+	// Restaged are the earlier acceptances it staged instead.
+	Restaged []Acceptance
+}
+
 // ErrNothingToAccept is returned when no count is below its peak.
 var ErrNothingToAccept = errors.New("nothing is below its peak: there is no removal to accept")
 
 // Accept lowers the peaks to the current counts, taking for each figure the
 // lower of the index and the work tree (so it works after git add and a
 // refused commit, and after a refused commit -a, whose index git throws
-// away), appends the record, and stages the baseline.
-func Accept(ctx context.Context, o AcceptOptions) (*Acceptance, error) {
+// away), appends the record, and stages the baseline. The baseline is read,
+// changed and written under the repository's lock.
+func Accept(ctx context.Context, o AcceptOptions) (*AcceptResult, error) {
 	if strings.TrimSpace(o.Reason) == "" {
 		return nil, errors.New("--reason is required: say why the tests went")
 	}
@@ -296,10 +254,9 @@ func Accept(ctx context.Context, o AcceptOptions) (*Acceptance, error) {
 	if wt.Baseline == nil {
 		return nil, ErrNoBaseline
 	}
-	b, err := ParseBaseline(wt.BaselineName, wt.Baseline)
-	if err != nil {
-		return nil, err
-	}
+	// The counts came before the lock, and they are what they are; the
+	// peaks are read again under it, so that an acceptance or a raise that
+	// landed meanwhile is kept, not written over.
 	want := map[string]bool{}
 	for _, l := range o.Languages {
 		want[l] = true
@@ -318,39 +275,61 @@ func Accept(ctx context.Context, o AcceptOptions) (*Acceptance, error) {
 		}
 	}
 	rec := Acceptance{At: o.Now.UTC().Format(time.RFC3339), By: o.By, Reason: strings.TrimSpace(o.Reason), Lowered: map[string]map[string][2]int{}}
-	out := b.clone()
-	keys := make([]string, 0, len(b.Peaks))
-	for k := range b.Peaks {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		if len(want) > 0 && !want[k] {
-			continue
+	var restaged []Acceptance
+	_, err = UpdateBaseline(ctx, UpdateOptions{Root: wt.Root, CommonDir: wt.CommonDir, Stage: true}, func(b *Baseline) (*Baseline, error) {
+		if b == nil {
+			return nil, ErrNoBaseline
 		}
-		p, now := b.Peaks[k], lowest[k]
-		lowered := map[string][2]int{}
-		if now.Tests < p.Tests {
-			lowered[FigureTests] = [2]int{p.Tests, now.Tests}
-			p.Tests = now.Tests
+		out := b.clone()
+		keys := make([]string, 0, len(b.Peaks))
+		for k := range b.Peaks {
+			keys = append(keys, k)
 		}
-		if now.Assertions < p.Assertions {
-			lowered[FigureAssertions] = [2]int{p.Assertions, now.Assertions}
-			p.Assertions = now.Assertions
+		sort.Strings(keys)
+		for _, k := range keys {
+			if len(want) > 0 && !want[k] {
+				continue
+			}
+			p, now := b.Peaks[k], lowest[k]
+			lowered := map[string][2]int{}
+			if now.Tests < p.Tests {
+				lowered[FigureTests] = [2]int{p.Tests, now.Tests}
+				p.Tests = now.Tests
+			}
+			if now.Assertions < p.Assertions {
+				lowered[FigureAssertions] = [2]int{p.Assertions, now.Assertions}
+				p.Assertions = now.Assertions
+			}
+			if len(lowered) > 0 {
+				rec.Lowered[k] = lowered
+				out.Peaks[k] = p
+			}
 		}
-		if len(lowered) > 0 {
-			rec.Lowered[k] = lowered
-			out.Peaks[k] = p
+		if len(rec.Lowered) == 0 {
+			// An accept killed between writing the work tree's baseline and
+			// staging it leaves the acceptance on disk only; the commit would
+			// then be refused with nothing left to accept. Staging it now
+			// finishes that accept.
+			unstaged, err := unstagedAcceptances(ctx, wt.Root, b)
+			if err != nil {
+				return nil, err
+			}
+			if len(unstaged) > 0 {
+				restaged = unstaged
+				return b, nil
+			}
+			return nil, ErrNothingToAccept
 		}
-	}
-	if len(rec.Lowered) == 0 {
-		return nil, ErrNothingToAccept
-	}
-	out.Accepted = append(out.Accepted, rec)
-	if err := WriteBaseline(ctx, wt.Root, wt.CommonDir, out, true); err != nil {
+		out.Accepted = append(out.Accepted, rec)
+		return out, nil
+	})
+	if err != nil {
 		return nil, err
 	}
-	return &rec, nil
+	if len(restaged) > 0 {
+		return &AcceptResult{Restaged: restaged}, nil
+	}
+	return &AcceptResult{Recorded: &rec}, nil
 }
 
 // ProjectOptions returns the options for counting the repository that

@@ -73,12 +73,11 @@ func (s *snapshot) read(ctx context.Context, e *entry) ([]byte, error) {
 // blob the index or the tree holds.
 func (s *snapshot) baseline(ctx context.Context, mode Mode, rev string) ([]byte, string, error) {
 	if mode == WorkTree {
-		p := filepath.Join(s.root, filepath.FromSlash(BaselinePath))
-		b, err := os.ReadFile(p)
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, "", nil
+		b, err := ReadWorkTreeBaseline(s.root)
+		if b == nil {
+			return nil, "", err
 		}
-		return b, BaselinePath, err
+		return b, BaselinePath, nil
 	}
 	for i := range s.entries {
 		if s.entries[i].path == BaselinePath {

@@ -146,11 +146,18 @@ type PreCommitResult struct {
 	Deleted bool
 	// Raised reports that the hook raised peaks and staged the baseline.
 	Raised bool
+	// Temps are temporary files a killed sentinel left that the commit
+	// would add; the commit is refused until they are unstaged.
+	Temps []string
+	// Unstaged are acceptances the work tree's baseline holds and the
+	// index lacks, found when the commit is refused: an accept stopped
+	// before it staged its work.
+	Unstaged []coverage.Acceptance
 }
 
 // OK reports whether the commit may go ahead.
 func (r *PreCommitResult) OK() bool {
-	return !r.Deleted && len(r.Lowered) == 0 && (r.Check == nil || r.Check.OK())
+	return !r.Deleted && len(r.Lowered) == 0 && len(r.Temps) == 0 && (r.Check == nil || r.Check.OK())
 }
 
 // PreCommit checks the index that is being committed (GIT_INDEX_FILE
@@ -183,7 +190,15 @@ func PreCommit(ctx context.Context, dir string) (*PreCommitResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &PreCommitResult{Check: res}
+	out := &PreCommitResult{Check: res, Temps: res.Counts.Temps}
+	if len(out.Temps) > 0 {
+		return out, nil
+	}
+	if !res.OK() {
+		if out.Unstaged, err = coverage.UnstagedAcceptances(ctx, res.Counts.Root); err != nil {
+			return nil, err
+		}
+	}
 	staged := res.Baseline
 	raise := res.OK() && res.Raised != nil && cfg.Ratchet.AutoRaise
 	if raise {
@@ -193,10 +208,23 @@ func PreCommit(ctx context.Context, dir string) (*PreCommitResult, error) {
 		out.Lowered = coverage.Lowered(head, staged)
 	}
 	if raise && len(out.Lowered) == 0 {
-		if err := coverage.WriteBaseline(ctx, res.Counts.Root, res.Counts.CommonDir, res.Raised, true); err != nil {
+		// Raise what is staged now, read under the lock: an accept that
+		// staged an acceptance since the check keeps it.
+		_, err := coverage.UpdateBaseline(ctx, coverage.UpdateOptions{Root: res.Counts.Root, CommonDir: res.Counts.CommonDir, FromIndex: true, Stage: true},
+			func(cur *coverage.Baseline) (*coverage.Baseline, error) {
+				if cur == nil {
+					return nil, nil
+				}
+				next, ok := cur.Raise(res.Rows)
+				if !ok {
+					return nil, nil
+				}
+				out.Raised = true
+				return next, nil
+			})
+		if err != nil {
 			return nil, err
 		}
-		out.Raised = true
 	}
 	return out, nil
 }

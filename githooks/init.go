@@ -6,14 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/gitsentinel/sentinel/config"
 	"github.com/gitsentinel/sentinel/coverage"
 	"github.com/gitsentinel/sentinel/gitrepo"
 	"github.com/gitsentinel/sentinel/internal/atomicfile"
+	"github.com/gitsentinel/sentinel/internal/filelock"
 )
 
 // attributesLine maps the baseline to sentinel's merge driver.
@@ -55,20 +54,14 @@ func Init(ctx context.Context, o InitOptions) (*InitResult, error) {
 	}
 	res := &InitResult{}
 
-	cfgPath := filepath.Join(info.Root, filepath.FromSlash(config.File))
-	switch _, err := os.Stat(cfgPath); {
-	case errors.Is(err, fs.ErrNotExist):
-		if err := os.MkdirAll(filepath.Dir(cfgPath), 0o755); err != nil {
-			return nil, fmt.Errorf("create %s: %w", config.Dir, err)
-		}
-		if err := atomicfile.WriteFile(cfgPath, []byte(config.Template), 0o644); err != nil {
-			return nil, err
-		}
+	wroteConfig, err := writeOnce(ctx, info, config.File, []byte(config.Template))
+	if err != nil {
+		return nil, err
+	}
+	if wroteConfig {
 		res.Done = append(res.Done, "wrote "+config.File+", every key commented at its default")
 		res.Commit = append(res.Commit, config.File)
-	case err != nil:
-		return nil, err
-	default:
+	} else {
 		// An existing configuration is the project's: check it, keep it.
 		if _, err := config.Load(info.Root); err != nil {
 			return nil, fmt.Errorf("%w; fix it, then run `sentinel init` again", err)
@@ -76,8 +69,18 @@ func Init(ctx context.Context, o InitOptions) (*InitResult, error) {
 		res.Done = append(res.Done, "kept "+config.File)
 	}
 
-	blPath := filepath.Join(info.Root, filepath.FromSlash(coverage.BaselinePath))
-	if _, err := os.Stat(blPath); errors.Is(err, fs.ErrNotExist) {
+	// The counts come first, outside the lock; the baseline is written
+	// only if there is still none once the lock is held.
+	existing, err := coverage.ReadWorkTreeBaseline(info.Root)
+	if err != nil {
+		return nil, err
+	}
+	if existing != nil {
+		if _, err := coverage.ParseBaseline(coverage.BaselinePath, existing); err != nil {
+			return nil, err
+		}
+		res.Done = append(res.Done, "kept "+coverage.BaselinePath)
+	} else {
 		opts, _, err := coverage.ProjectOptions(ctx, dir, coverage.WorkTree, "")
 		if err != nil {
 			return nil, err
@@ -86,21 +89,28 @@ func Init(ctx context.Context, o InitOptions) (*InitResult, error) {
 		if err != nil {
 			return nil, err
 		}
-		b := coverage.NewBaseline(c)
-		if err := coverage.WriteBaseline(ctx, info.Root, info.CommonDir, b, false); err != nil {
+		wrote := false
+		_, err = coverage.UpdateBaseline(ctx, coverage.UpdateOptions{Root: info.Root, CommonDir: info.CommonDir},
+			func(cur *coverage.Baseline) (*coverage.Baseline, error) {
+				if cur != nil {
+					return nil, nil
+				}
+				wrote = true
+				return coverage.NewBaseline(c), nil
+			})
+		if err != nil {
 			return nil, err
 		}
-		t := c.Total()
-		res.Done = append(res.Done, fmt.Sprintf("wrote %s from the current counts (%d tests, %d assertions)", coverage.BaselinePath, t.Tests, t.Assertions))
-		res.Commit = append(res.Commit, coverage.BaselinePath)
-	} else if err != nil {
-		return nil, err
-	} else {
-		res.Done = append(res.Done, "kept "+coverage.BaselinePath)
+		if wrote {
+			t := c.Total()
+			res.Done = append(res.Done, fmt.Sprintf("wrote %s from the current counts (%d tests, %d assertions)", coverage.BaselinePath, t.Tests, t.Assertions))
+			res.Commit = append(res.Commit, coverage.BaselinePath)
+		} else {
+			res.Done = append(res.Done, "kept "+coverage.BaselinePath)
+		}
 	}
 
-	attrs := filepath.Join(info.Root, ".gitattributes")
-	added, err := ensureLine(attrs, attributesLine)
+	added, err := ensureLine(ctx, info, ".gitattributes", attributesLine)
 	if err != nil {
 		return nil, err
 	}
@@ -131,13 +141,37 @@ func Init(ctx context.Context, o InitOptions) (*InitResult, error) {
 	return res, nil
 }
 
-// ensureLine appends line to a text file (creating it) unless a line equal
-// to it, spaces aside, is already there. The file is replaced atomically and
-// keeps its mode; nothing else in it changes.
-func ensureLine(path, line string) (bool, error) {
-	cur, err := os.ReadFile(path)
+// writeOnce writes a file below the root, under the repository's lock,
+// unless it is already there.
+func writeOnce(ctx context.Context, info *gitrepo.Info, rel string, data []byte) (bool, error) {
+	unlock, err := filelock.Repository(ctx, info.CommonDir)
+	if err != nil {
+		return false, err
+	}
+	defer unlock()
+	switch _, _, err := atomicfile.Lstat(info.Root, rel); {
+	case err == nil:
+		return false, nil
+	case !errors.Is(err, fs.ErrNotExist):
+		return false, err
+	}
+	return true, atomicfile.WriteIn(info.Root, rel, data, atomicfile.Options{Perm: 0o644, MkdirAll: true})
+}
+
+// ensureLine appends line to a text file below the root (creating it)
+// unless a line equal to it, spaces aside, is already there. It reads and
+// writes under the repository's lock, so that two runs at once do not
+// lose a line; the file is replaced atomically and keeps its mode, and
+// nothing else in it changes.
+func ensureLine(ctx context.Context, info *gitrepo.Info, rel, line string) (bool, error) {
+	unlock, err := filelock.Repository(ctx, info.CommonDir)
+	if err != nil {
+		return false, err
+	}
+	defer unlock()
+	cur, err := atomicfile.ReadIn(info.Root, rel, maxAttributes)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return false, fmt.Errorf("read %s: %w", path, err)
+		return false, err
 	}
 	want := strings.Join(strings.Fields(line), " ")
 	for _, l := range strings.Split(string(cur), "\n") {
@@ -151,5 +185,8 @@ func ensureLine(path, line string) (bool, error) {
 		out.WriteByte('\n')
 	}
 	out.WriteString(line + "\n")
-	return true, atomicfile.WriteFile(path, out.Bytes(), 0o644)
+	return true, atomicfile.WriteIn(info.Root, rel, out.Bytes(), atomicfile.Options{Perm: 0o644})
 }
+
+// maxAttributes bounds the read of .gitattributes.
+const maxAttributes = 4 << 20

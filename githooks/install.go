@@ -207,13 +207,13 @@ func installOne(dir, name string, o InstallOptions) (Action, error) {
 	if err != nil {
 		return a, err
 	}
-	cur, err := os.ReadFile(path)
+	cur, err := readHook(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		a.What = "installed"
 	case err != nil:
 		return a, fmt.Errorf("read %s: %w", path, err)
-	case isOurs(cur):
+	case cur != nil && isOurs(cur):
 		switch {
 		case !bytes.Equal(cur, script):
 			a.What = "updated"
@@ -231,19 +231,41 @@ func installOne(dir, name string, o InstallOptions) (Action, error) {
 		}
 		a.What = "installed; the hook that was here runs first, kept as " + filepath.Base(prev)
 	}
-	if err := atomicfile.WriteFileMode(path, script, 0o755); err != nil {
+	// A hook that is a link was kept aside as a link; the link is replaced,
+	// and what it pointed at (perhaps a file in the work tree, which
+	// someone else may have committed) is never written.
+	if err := atomicfile.WriteIn(dir, name, script, atomicfile.Options{Perm: 0o755, ForceMode: true, ReplaceLink: true}); err != nil {
 		return a, err
 	}
 	return a, nil
+}
+
+// maxHook bounds a read of a hook file.
+const maxHook = 4 << 20
+
+// readHook reads a regular hook file within maxHook bytes; a symbolic link
+// is nil content (a hook sentinel did not write), and is not followed.
+func readHook(path string) ([]byte, error) {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return nil, err
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		return nil, nil
+	}
+	return atomicfile.ReadFile(path, maxHook)
 }
 
 // keepPrevious saves a foreign hook beside sentinel's before sentinel's
 // replaces it. The hook is linked, not moved, so that an interrupted install
 // leaves the old hook in place, never no hook at all.
 func keepPrevious(path, prev string, cur []byte) error {
-	saved, err := os.ReadFile(prev)
+	if cur == nil {
+		return keepPreviousLink(path, prev)
+	}
+	saved, err := readHook(prev)
 	switch {
-	case err == nil && bytes.Equal(saved, cur):
+	case err == nil && saved != nil && bytes.Equal(saved, cur):
 		return nil // an earlier install was interrupted here
 	case err == nil:
 		return fmt.Errorf("%s is not sentinel's, and %s already holds another hook: move one of them away, then run `sentinel install` again", path, prev)
@@ -259,6 +281,24 @@ func keepPrevious(path, prev string, cur []byte) error {
 		return err
 	}
 	return atomicfile.WriteFileMode(prev, cur, st.Mode().Perm())
+}
+
+// keepPreviousLink saves a hook that is a symbolic link as the same link.
+func keepPreviousLink(path, prev string) error {
+	target, err := os.Readlink(path)
+	if err != nil {
+		return err
+	}
+	if saved, err := os.Readlink(prev); err == nil {
+		if saved == target {
+			return nil // an earlier install was interrupted here
+		}
+		return fmt.Errorf("%s is not sentinel's, and %s already holds another hook: move one of them away, then run `sentinel install` again", path, prev)
+	}
+	if _, err := os.Lstat(prev); err == nil {
+		return fmt.Errorf("%s is not sentinel's, and %s already holds another hook: move one of them away, then run `sentinel install` again", path, prev)
+	}
+	return os.Symlink(target, prev)
 }
 
 // Uninstall removes sentinel's hooks, and puts back, byte for byte and with

@@ -163,7 +163,7 @@ func InstalledHooks(path string) ([]Hook, error) {
 		}
 		return []Hook{{Event: event, Command: cmd, Binaries: bins}}, nil
 	}
-	m, _, err := readSettings(path)
+	m, _, err := readSettings("", path)
 	if err != nil {
 		return nil, err
 	}

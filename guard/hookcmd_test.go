@@ -298,7 +298,7 @@ func TestReinstallReplacesOldEntries(t *testing.T) {
 	}
 	tg := Targets["claude"]
 	cmd, _ := tg.HookCommand("/new/place/sentinel", true)
-	res, err := Install(tg, path, cmd)
+	res, err := Install(tg, existingDir(path), path, cmd)
 	if err != nil || !res.Changed || res.Backup != "" {
 		t.Fatalf("install: %+v %v", res, err)
 	}
@@ -312,10 +312,10 @@ func TestReinstallReplacesOldEntries(t *testing.T) {
 	if _, err := os.Stat(path + BackupSuffix); err == nil {
 		t.Error("backed up a file that already ran the guard")
 	}
-	if res, err := Install(tg, path, cmd); err != nil || res.Changed {
+	if res, err := Install(tg, existingDir(path), path, cmd); err != nil || res.Changed {
 		t.Errorf("second install changed the file: %+v %v", res, err)
 	}
-	if res, err := Uninstall(tg, path); err != nil || !res.Changed {
+	if res, err := Uninstall(tg, existingDir(path), path); err != nil || !res.Changed {
 		t.Fatalf("uninstall: %+v %v", res, err)
 	}
 	if ok, err := Installed(path); ok || err != nil {
@@ -325,7 +325,7 @@ func TestReinstallReplacesOldEntries(t *testing.T) {
 	before, _ := os.ReadFile(path)
 	other := filepath.Join(dir, "other.json")
 	os.WriteFile(other, []byte(`{"hooks": {"PreToolUse": []}, "z": 1, "a": 2}`), 0o644)
-	if res, err := Uninstall(tg, other); err != nil || res.Changed {
+	if res, err := Uninstall(tg, existingDir(other), other); err != nil || res.Changed {
 		t.Errorf("uninstall rewrote a file without the guard: %+v %v", res, err)
 	}
 	if b, _ := os.ReadFile(other); string(b) != `{"hooks": {"PreToolUse": []}, "z": 1, "a": 2}` {
@@ -420,7 +420,7 @@ func TestInstallPaths(t *testing.T) {
 			if tg.twin != "" {
 				os.WriteFile(filepath.Join(filepath.Dir(p), tg.twin), []byte("{}"), 0o644)
 			}
-			if _, err := Install(tg, p, cmd); err != nil {
+			if _, err := Install(tg, existingDir(p), p, cmd); err != nil {
 				t.Fatal(err)
 			}
 		}

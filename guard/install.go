@@ -6,13 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"sort"
 	"strings"
 
-	"github.com/gitsentinel/sentinel/internal/atomicfile"
 	"github.com/gitsentinel/sentinel/internal/textpos"
 )
 
@@ -195,8 +193,8 @@ func (e *SettingsError) Error() string {
 }
 
 // readSettings reads a JSON object, or an empty one for a missing file.
-func readSettings(path string) (map[string]any, []byte, error) {
-	data, err := os.ReadFile(path)
+func readSettings(b below, path string) (map[string]any, []byte, error) {
+	data, err := b.read(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return map[string]any{}, nil, nil
 	}
@@ -274,12 +272,13 @@ type InstallResult struct {
 // the file is replaced atomically. A file that is not JSON is refused and
 // left untouched. command is the hook command, as HookCommand writes it; an
 // entry any sentinel wrote before, in whatever form, is replaced.
-func Install(t *Target, path, command string) (*InstallResult, error) {
+func Install(t *Target, root, path, command string) (*InstallResult, error) {
+	b := below(root)
 	switch t.form {
 	case formScript:
-		return installFile(path, hookScript(t, command), 0o755)
+		return installFile(b, path, hookScript(t, command), 0o755)
 	case formPlugin:
-		return installFile(path, opencodePlugin(command, HookTimeoutSeconds*1000), 0o644)
+		return installFile(b, path, opencodePlugin(command, HookTimeoutSeconds*1000), 0o644)
 	}
 	scriptChanged := false
 	if t.script != "" {
@@ -288,13 +287,13 @@ func Install(t *Target, path, command string) (*InstallResult, error) {
 		if strings.ContainsAny(script, "'\"$`\\\n") {
 			return nil, fmt.Errorf("the path %q holds a character a hook entry cannot carry; install from a plain path", script)
 		}
-		res, err := installFile(script, hookScript(t, command), 0o755)
+		res, err := installFile(b, script, hookScript(t, command), 0o755)
 		if err != nil {
 			return nil, err
 		}
 		scriptChanged, command = res.Changed, script
 	}
-	res, err := installSettings(t, path, command)
+	res, err := installSettings(b, t, path, command)
 	if res != nil && scriptChanged {
 		res.Changed = true
 	}
@@ -303,32 +302,36 @@ func Install(t *Target, path, command string) (*InstallResult, error) {
 
 // installSettings writes the entries into the settings file (and its
 // manifest and twin) once the script, if any, is in place.
-func installSettings(t *Target, path, command string) (*InstallResult, error) {
+func installSettings(b below, t *Target, path, command string) (*InstallResult, error) {
 	if t.manifest != "" {
-		if err := writeManifest(filepath.Join(filepath.Dir(path), filepath.FromSlash(t.manifest)), t.manifestText); err != nil {
+		if err := writeManifest(b, filepath.Join(filepath.Dir(path), filepath.FromSlash(t.manifest)), t.manifestText); err != nil {
 			return nil, err
 		}
 	}
 	switch t.form {
 	case formKiro:
-		return installKiro(path, command)
+		return installKiro(b, path, command)
 	case formAmp:
-		return installAmp(path, command)
+		return installAmp(b, path, command)
 	}
 	if t.twin != "" {
 		twin := filepath.Join(filepath.Dir(path), t.twin)
-		if _, err := os.Stat(twin); err == nil {
-			if _, err := installHooks(t, twin, command); err != nil {
+		there, err := b.exists(twin)
+		if err != nil {
+			return nil, err
+		}
+		if there {
+			if _, err := installHooks(b, t, twin, command); err != nil {
 				return nil, err
 			}
 		}
 	}
-	return installHooks(t, path, command)
+	return installHooks(b, t, path, command)
 }
 
 // installHooks merges the entries into a settings file's "hooks" object.
-func installHooks(t *Target, path, command string) (*InstallResult, error) {
-	m, orig, err := readSettings(path)
+func installHooks(b below, t *Target, path, command string) (*InstallResult, error) {
+	m, orig, err := readSettings(b, path)
 	if err != nil {
 		return nil, err
 	}
@@ -354,45 +357,46 @@ func installHooks(t *Target, path, command string) (*InstallResult, error) {
 		hooks[event] = append(withoutOurs(list), add...)
 	}
 	m["hooks"] = hooks
-	return write(path, m, orig, keep)
+	return write(b, path, m, orig, keep)
 }
 
 // Uninstall removes sentinel's entries from an agent's settings, and the
 // lists and objects that only held them. A file without them is left as it
 // is, byte for byte.
-func Uninstall(t *Target, path string) (*InstallResult, error) {
+func Uninstall(t *Target, root, path string) (*InstallResult, error) {
+	b := below(root)
 	switch t.form {
 	case formScript, formPlugin:
-		return removeFile(path)
+		return removeFile(b, path)
 	case formKiro:
-		return uninstallKiro(path)
+		return uninstallKiro(b, path)
 	case formAmp:
-		res, err := uninstallAmp(path)
+		res, err := uninstallAmp(b, path)
 		if err == nil && t.script != "" {
-			_, err = removeFile(filepath.Join(filepath.Dir(path), t.script))
+			_, err = removeFile(b, filepath.Join(filepath.Dir(path), t.script))
 		}
 		return res, err
 	}
 	if t.twin != "" {
-		if _, err := uninstallHooks(t, filepath.Join(filepath.Dir(path), t.twin)); err != nil {
+		if _, err := uninstallHooks(b, t, filepath.Join(filepath.Dir(path), t.twin)); err != nil {
 			return nil, err
 		}
 	}
-	res, err := uninstallHooks(t, path)
+	res, err := uninstallHooks(b, t, path)
 	if err != nil {
 		return nil, err
 	}
 	if t.script != "" {
-		if _, err := removeFile(filepath.Join(filepath.Dir(path), t.script)); err != nil {
+		if _, err := removeFile(b, filepath.Join(filepath.Dir(path), t.script)); err != nil {
 			return nil, err
 		}
 	}
 	if t.manifest != "" && res.Changed {
 		// The plugin directory is sentinel's own: once its hooks are gone,
 		// so are they and the manifest.
-		if left, err := InstalledHooks(path); err == nil && len(left) == 0 && onlyHooksLeft(path) {
-			os.Remove(path)
-			os.Remove(filepath.Join(filepath.Dir(path), filepath.FromSlash(t.manifest)))
+		if left, err := InstalledHooks(path); err == nil && len(left) == 0 && onlyHooksLeft(b, path) {
+			b.remove(path)
+			b.remove(filepath.Join(filepath.Dir(path), filepath.FromSlash(t.manifest)))
 		}
 	}
 	return res, nil
@@ -400,8 +404,8 @@ func Uninstall(t *Target, path string) (*InstallResult, error) {
 
 // uninstallHooks removes sentinel's entries from a settings file's
 // "hooks" object.
-func uninstallHooks(t *Target, path string) (*InstallResult, error) {
-	m, orig, err := readSettings(path)
+func uninstallHooks(b below, t *Target, path string) (*InstallResult, error) {
+	m, orig, err := readSettings(b, path)
 	if err != nil {
 		return nil, err
 	}
@@ -421,7 +425,7 @@ func uninstallHooks(t *Target, path string) (*InstallResult, error) {
 	if hooks != nil && len(hooks) == 0 {
 		delete(m, "hooks")
 	}
-	return write(path, m, orig, false)
+	return write(b, path, m, orig, false)
 }
 
 // Installed reports whether an agent's settings run sentinel's guard.
@@ -432,7 +436,7 @@ func Installed(path string) (bool, error) {
 
 // write replaces the settings file with m, unless that changes nothing;
 // with keep, the original is first copied to its backup, once.
-func write(path string, m map[string]any, orig []byte, keep bool) (*InstallResult, error) {
+func write(b below, path string, m map[string]any, orig []byte, keep bool) (*InstallResult, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
@@ -446,17 +450,18 @@ func write(path string, m map[string]any, orig []byte, keep bool) (*InstallResul
 	}
 	if keep {
 		backup := path + BackupSuffix
-		if _, err := os.Stat(backup); errors.Is(err, fs.ErrNotExist) {
-			if err := atomicfile.WriteFile(backup, orig, 0o644); err != nil {
+		there, err := b.exists(backup)
+		if err != nil {
+			return nil, err
+		}
+		if !there {
+			if err := b.write(backup, orig, 0o644, false); err != nil {
 				return nil, err
 			}
 			res.Backup = backup
 		}
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, err
-	}
-	if err := atomicfile.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+	if err := b.write(path, buf.Bytes(), 0o644, false); err != nil {
 		return nil, err
 	}
 	res.Changed = true

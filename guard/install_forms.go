@@ -10,8 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-
-	"github.com/gitsentinel/sentinel/internal/atomicfile"
 )
 
 // The settings forms beyond a JSON "hooks" object: hook scripts (Cline's
@@ -72,9 +70,9 @@ func isPlugin(path string) bool {
 // installFile writes a file sentinel owns whole (a hook script, a plugin),
 // unless a file that is not sentinel's is there: the host runs one file by
 // that name, and the person's own is not replaced behind their back.
-func installFile(path string, content []byte, mode os.FileMode) (*InstallResult, error) {
+func installFile(b below, path string, content []byte, mode os.FileMode) (*InstallResult, error) {
 	res := &InstallResult{Path: path}
-	old, err := readHookFile(path)
+	old, err := b.read(path)
 	switch {
 	case err == nil:
 		if _, _, ours := fileHooks(path, old); !ours {
@@ -86,12 +84,9 @@ func installFile(path string, content []byte, mode os.FileMode) (*InstallResult,
 	case !errors.Is(err, fs.ErrNotExist):
 		return nil, err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, err
-	}
 	// The mode is set whatever the old file's was: a hook file that is not
 	// executable is skipped without a word by Cline.
-	if err := atomicfile.WriteFileMode(path, content, mode); err != nil {
+	if err := b.write(path, content, mode, true); err != nil {
 		return nil, err
 	}
 	res.Changed = true
@@ -100,9 +95,9 @@ func installFile(path string, content []byte, mode os.FileMode) (*InstallResult,
 
 // removeFile removes a hook script or plugin that runs sentinel's guard;
 // anything else is left.
-func removeFile(path string) (*InstallResult, error) {
+func removeFile(b below, path string) (*InstallResult, error) {
 	res := &InstallResult{Path: path}
-	old, err := readHookFile(path)
+	old, err := b.read(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return res, nil
 	}
@@ -112,7 +107,7 @@ func removeFile(path string) (*InstallResult, error) {
 	if _, _, ours := fileHooks(path, old); !ours {
 		return res, nil
 	}
-	if err := os.Remove(path); err != nil {
+	if err := b.remove(path); err != nil {
 		return nil, err
 	}
 	res.Changed = true
@@ -120,20 +115,17 @@ func removeFile(path string) (*InstallResult, error) {
 }
 
 // writeManifest writes a file the host needs beside the hooks, once.
-func writeManifest(path, text string) error {
-	if _, err := os.Lstat(path); err == nil {
-		return nil
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+func writeManifest(b below, path, text string) error {
+	if there, err := b.exists(path); there || err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(path, []byte(text), 0o644)
+	return b.write(path, []byte(text), 0o644, false)
 }
 
 // onlyHooksLeft reports a settings file that holds nothing once
 // sentinel's entries are gone.
-func onlyHooksLeft(path string) bool {
-	m, _, err := readSettings(path)
+func onlyHooksLeft(b below, path string) bool {
+	m, _, err := readSettings(b, path)
 	return err == nil && len(m) == 0
 }
 
@@ -189,8 +181,8 @@ func withoutOursKiro(list []any) []any {
 	return kept
 }
 
-func installKiro(path, command string) (*InstallResult, error) {
-	m, orig, err := readSettings(path)
+func installKiro(b below, path, command string) (*InstallResult, error) {
+	m, orig, err := readSettings(b, path)
 	if err != nil {
 		return nil, err
 	}
@@ -203,11 +195,11 @@ func installKiro(path, command string) (*InstallResult, error) {
 		m["version"] = "v1"
 	}
 	m["hooks"] = append(withoutOursKiro(list), kiroHook(command))
-	return write(path, m, orig, keep)
+	return write(b, path, m, orig, keep)
 }
 
-func uninstallKiro(path string) (*InstallResult, error) {
-	m, orig, err := readSettings(path)
+func uninstallKiro(b below, path string) (*InstallResult, error) {
+	m, orig, err := readSettings(b, path)
 	if err != nil {
 		return nil, err
 	}
@@ -221,7 +213,7 @@ func uninstallKiro(path string) (*InstallResult, error) {
 	kept := withoutOursKiro(list)
 	if len(kept) == 0 && len(m) <= 2 {
 		// Only the version and sentinel's hook were there: the file goes.
-		if err := os.Remove(path); err != nil {
+		if err := b.remove(path); err != nil {
 			return nil, err
 		}
 		return &InstallResult{Path: path, Changed: true}, nil
@@ -230,7 +222,7 @@ func uninstallKiro(path string) (*InstallResult, error) {
 	if kept == nil {
 		m["hooks"] = []any{}
 	}
-	return write(path, m, orig, false)
+	return write(b, path, m, orig, false)
 }
 
 // --- Amp ---
@@ -277,8 +269,8 @@ func withoutOursAmp(list []any) []any {
 // installAmp puts sentinel's delegate rules first: Amp applies the first
 // rule that matches a call, so one placed after a person's "allow Bash"
 // would never run.
-func installAmp(path, program string) (*InstallResult, error) {
-	m, orig, err := readSettings(path)
+func installAmp(b below, path, program string) (*InstallResult, error) {
+	m, orig, err := readSettings(b, path)
 	if err != nil {
 		return nil, err
 	}
@@ -292,11 +284,11 @@ func installAmp(path, program string) (*InstallResult, error) {
 		rules = append(rules, map[string]any{"tool": tool, "action": "delegate", "to": program})
 	}
 	m[ampKey] = append(rules, withoutOursAmp(list)...)
-	return write(path, m, orig, keep)
+	return write(b, path, m, orig, keep)
 }
 
-func uninstallAmp(path string) (*InstallResult, error) {
-	m, orig, err := readSettings(path)
+func uninstallAmp(b below, path string) (*InstallResult, error) {
+	m, orig, err := readSettings(b, path)
 	if err != nil {
 		return nil, err
 	}
@@ -312,7 +304,7 @@ func uninstallAmp(path string) (*InstallResult, error) {
 	} else {
 		delete(m, ampKey)
 	}
-	return write(path, m, orig, false)
+	return write(b, path, m, orig, false)
 }
 
 // --- OpenCode ---

@@ -70,7 +70,7 @@ func TestInstallNewHosts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := Install(tg, path, cmd)
+			res, err := Install(tg, existingDir(path), path, cmd)
 			if err != nil || !res.Changed {
 				t.Fatalf("install: %+v %v", res, err)
 			}
@@ -160,18 +160,18 @@ func TestInstallNewHosts(t *testing.T) {
 					t.Errorf("%s: binaries %v", h.Event, h.Binaries)
 				}
 			}
-			if res, err := Install(tg, path, cmd); err != nil || res.Changed {
+			if res, err := Install(tg, existingDir(path), path, cmd); err != nil || res.Changed {
 				t.Errorf("second install: %+v %v", res, err)
 			}
 			// A new binary replaces the entry, and leaves one.
 			cmd2, _ := tg.HookCommand("/usr/local/bin/sentinel", true)
-			if res, err := Install(tg, path, cmd2); err != nil || !res.Changed {
+			if res, err := Install(tg, existingDir(path), path, cmd2); err != nil || !res.Changed {
 				t.Fatalf("reinstall: %+v %v", res, err)
 			}
 			if again, _ := InstalledHooks(path); len(again) != len(hooks) || again[0].Binaries[0] != "/usr/local/bin/sentinel" {
 				t.Errorf("after a reinstall: %+v", again)
 			}
-			if res, err := Uninstall(tg, path); err != nil || !res.Changed {
+			if res, err := Uninstall(tg, existingDir(path), path); err != nil || !res.Changed {
 				t.Fatalf("uninstall: %+v %v", res, err)
 			}
 			if left, err := InstalledHooks(path); err != nil || len(left) != 0 {
@@ -224,7 +224,7 @@ func TestFactoryTwin(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "hooks.json"), []byte(`{"hooks":{"PostToolUse":[]}}`), 0o644)
 	cmd, _ := tg.HookCommand("/x/sentinel", false)
 	path := filepath.Join(dir, "settings.json")
-	if _, err := Install(tg, path, cmd); err != nil {
+	if _, err := Install(tg, existingDir(path), path, cmd); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range []string{"settings.json", "hooks.json"} {
@@ -232,7 +232,7 @@ func TestFactoryTwin(t *testing.T) {
 			t.Errorf("%s: %v %v", f, h, err)
 		}
 	}
-	if _, err := Uninstall(tg, path); err != nil {
+	if _, err := Uninstall(tg, existingDir(path), path); err != nil {
 		t.Fatal(err)
 	}
 	if h, _ := InstalledHooks(filepath.Join(dir, "hooks.json")); len(h) != 0 {
@@ -255,10 +255,10 @@ func TestInstallRefusesForeignFile(t *testing.T) {
 		mine := []byte("#!/bin/sh\necho '{\"cancel\":false}'\n")
 		os.WriteFile(own, mine, 0o755)
 		cmd, _ := tg.HookCommand("/x/sentinel", true)
-		if _, err := Install(tg, path, cmd); err == nil || !strings.Contains(err.Error(), "does not run sentinel's guard") {
+		if _, err := Install(tg, existingDir(path), path, cmd); err == nil || !strings.Contains(err.Error(), "does not run sentinel's guard") {
 			t.Errorf("%s: %v", name, err)
 		}
-		if res, err := Uninstall(tg, path); err != nil || res.Changed {
+		if res, err := Uninstall(tg, existingDir(path), path); err != nil || res.Changed {
 			t.Errorf("%s: uninstall: %+v %v", name, res, err)
 		}
 		if b, _ := os.ReadFile(own); !bytes.Equal(b, mine) {
@@ -314,7 +314,7 @@ func TestInstalledScriptsFailClosed(t *testing.T) {
 					fakeSentinel(t, filepath.Dir(bin), tc.body)
 				}
 				cmd, _ := tg.HookCommand(bin, false)
-				if _, err := Install(tg, path, cmd); err != nil {
+				if _, err := Install(tg, existingDir(path), path, cmd); err != nil {
 					t.Fatal(err)
 				}
 				out, errOut, code := runHost(t, file, event, []string{"AGENT=amp", "AGENT_TOOL_NAME=edit_file"})
@@ -327,7 +327,7 @@ func TestInstalledScriptsFailClosed(t *testing.T) {
 				body, wantOut, wantErr, wantExit := replay(t, name, verdict)
 				bin := fakeSentinel(t, filepath.Join(t.TempDir(), verdict), body)
 				cmd, _ := tg.HookCommand(bin, false)
-				if _, err := Install(tg, path, cmd); err != nil {
+				if _, err := Install(tg, existingDir(path), path, cmd); err != nil {
 					t.Fatal(err)
 				}
 				out, errOut, code := runHost(t, file, event, nil)
@@ -432,4 +432,14 @@ try {
 	if err != nil || c.Kind != "bash" || c.Command != "rm -rf ~" || c.Cwd != "/home/u/src/p" {
 		t.Errorf("the plugin's event: %+v %v", c, err)
 	}
+}
+
+// existingDir is the test's own temporary directory above path: what an
+// install may write below in a test, as it would below a project.
+func existingDir(path string) string {
+	d := filepath.Dir(path)
+	for filepath.Dir(filepath.Dir(d)) != filepath.Clean(os.TempDir()) && filepath.Dir(d) != d {
+		d = filepath.Dir(d)
+	}
+	return d
 }

@@ -36,6 +36,7 @@ func acceptCommand(e *env) *cli.Command {
 const personOnly = "accepting a loss of tests is a person's decision"
 
 func runAccept(c *cli.Context, e *env, o acceptOptions) error {
+	sweepTemps(c.Context, e.dir)
 	opts, cfg, err := coverage.ProjectOptions(c.Context, e.dir, coverage.WorkTree, "")
 	if err != nil {
 		return err
@@ -52,7 +53,7 @@ func runAccept(c *cli.Context, e *env, o acceptOptions) error {
 	if err != nil {
 		return err
 	}
-	rec, err := coverage.Accept(c.Context, coverage.AcceptOptions{
+	res, err := coverage.Accept(c.Context, coverage.AcceptOptions{
 		Dir: opts.Dir, Reason: o.reason, Languages: o.languages, By: by, Now: time.Now(), Excludes: opts.Excludes, Scopes: opts.Scopes,
 	})
 	if errors.Is(err, coverage.ErrNothingToAccept) {
@@ -62,6 +63,14 @@ func runAccept(c *cli.Context, e *env, o acceptOptions) error {
 	if err != nil {
 		return err
 	}
+	if len(res.Restaged) > 0 {
+		for _, a := range res.Restaged {
+			fmt.Fprintf(e.stdout, "staged the acceptance an interrupted accept wrote but did not stage: %s, by %s: %s\n", a.At, a.By, a.Reason)
+		}
+		fmt.Fprintf(e.stdout, "staged %s: commit it with the change\n", coverage.BaselinePath)
+		return nil
+	}
+	rec := res.Recorded
 	for k, figs := range rec.Lowered {
 		for f, v := range figs {
 			fmt.Fprintf(e.stdout, "lowered %s %s %d → %d\n", k, f, v[0], v[1])

@@ -82,10 +82,25 @@ func runCheck(c *cli.Context, e *env, o checkOptions) error {
 		return &policyError{"below a peak"}
 	}
 	if o.update && res.Raised != nil {
-		if err := coverage.WriteBaseline(c.Context, res.Counts.Root, res.Counts.CommonDir, res.Raised, o.staged); err != nil {
+		raised := false
+		_, err := coverage.UpdateBaseline(c.Context, coverage.UpdateOptions{Root: res.Counts.Root, CommonDir: res.Counts.CommonDir, FromIndex: o.staged, Stage: o.staged},
+			func(cur *coverage.Baseline) (*coverage.Baseline, error) {
+				if cur == nil {
+					return nil, coverage.ErrNoBaseline
+				}
+				next, ok := cur.Raise(res.Rows)
+				if !ok {
+					return nil, nil
+				}
+				raised = true
+				return next, nil
+			})
+		if err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stdout, "raised the peaks in %s; commit it\n", coverage.BaselinePath)
+		if raised {
+			fmt.Fprintf(e.stdout, "raised the peaks in %s; commit it\n", coverage.BaselinePath)
+		}
 	}
 	return nil
 }

@@ -1,13 +1,16 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/gitsentinel/sentinel/gitrepo"
 	"github.com/gitsentinel/sentinel/guard"
+	"github.com/gitsentinel/sentinel/internal/filelock"
 	"github.com/urfave/cli/v2"
 )
 
@@ -154,19 +157,25 @@ func runGuardInstall(c *cli.Context, e *env, o guardInstallOptions, remove bool)
 	if t == nil {
 		return &usageError{fmt.Errorf("--agent %q: sentinel installs into %s", o.agent, strings.Join(guard.TargetNames(), ", "))}
 	}
-	path, err := guardSettingsPath(e, t, o.user)
+	sweepTemps(c.Context, e.dir)
+	path, root, err := guardSettingsPath(e, t, o.user)
 	if err != nil {
 		return err
 	}
+	unlock, err := lockSettings(c.Context, e, root, o.user)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	var res *guard.InstallResult
 	var bin, command string
 	if remove {
-		res, err = guard.Uninstall(t, path)
+		res, err = guard.Uninstall(t, root, path)
 	} else {
 		if bin, command, err = guardHookCommand(t, o.user); err != nil {
 			return err
 		}
-		res, err = guard.Install(t, path, command)
+		res, err = guard.Install(t, root, path, command)
 	}
 	if err != nil {
 		return err
@@ -192,18 +201,38 @@ func runGuardInstall(c *cli.Context, e *env, o guardInstallOptions, remove bool)
 	return nil
 }
 
-// guardSettingsPath returns the agent's settings file: the project's, or
-// with user the one in the home directory.
-func guardSettingsPath(e *env, t *guard.Target, user bool) (string, error) {
+// guardSettingsPath returns the agent's settings file and the directory
+// the install writes below: the project's file and root, or with user the
+// one in the home directory (a link there followed only to a file of the
+// user's outside any repository) and its directory.
+func guardSettingsPath(e *env, t *guard.Target, user bool) (string, string, error) {
 	if user {
 		home := e.getenv("HOME")
 		if home == "" {
-			return "", fmt.Errorf("HOME is not set: cannot find your settings; set it, or use --project")
+			return "", "", fmt.Errorf("HOME is not set: cannot find your settings; set it, or use --project")
 		}
-		return filepath.Join(home, filepath.FromSlash(t.User)), nil
+		return guard.UserSettings(filepath.Join(home, filepath.FromSlash(t.User)))
 	}
 	root := guard.NewEnv(e.dir, e.getenv).Project
-	return filepath.Join(root, filepath.FromSlash(t.Project)), nil
+	return filepath.Join(root, filepath.FromSlash(t.Project)), root, nil
+}
+
+// lockSettings takes the lock that serialises updates of the settings: the
+// repository's for a project, the user's state directory's otherwise.
+func lockSettings(ctx context.Context, e *env, root string, user bool) (func(), error) {
+	if !user {
+		if info, err := gitrepo.RepoInfo(ctx, root); err == nil {
+			return filelock.Repository(ctx, info.CommonDir)
+		}
+	}
+	lp := guard.LogPath(e.getenv)
+	if lp == "" {
+		return nil, fmt.Errorf("HOME is not set: nowhere to lock the settings; set it")
+	}
+	if err := os.MkdirAll(filepath.Dir(lp), 0o700); err != nil {
+		return nil, fmt.Errorf("lock the settings: %w", err)
+	}
+	return filelock.Lock(ctx, filepath.Join(filepath.Dir(lp), "install.lock"), filelock.RepositoryTimeout)
 }
 
 // guardHookCommand returns this binary's absolute path, symbolic links

@@ -62,9 +62,18 @@ func runHook(c *cli.Context, e *env, o hookOptions) error {
 		}
 		return nil
 	case "pre-commit":
+		sweepTemps(c.Context, e.dir)
 		res, err := githooks.PreCommit(c.Context, e.dir)
 		if err != nil {
 			return fmt.Errorf("pre-commit: %w", err)
+		}
+		if len(res.Temps) > 0 {
+			fmt.Fprintf(e.stderr, "sentinel: this commit adds temporary files that an interrupted sentinel left (they are gone from the work tree now):\n")
+			for _, t := range res.Temps {
+				fmt.Fprintf(e.stderr, "  %s\n", t)
+			}
+			fmt.Fprintf(e.stderr, "unstage them: run `git rm --cached --quiet -- %s`\n", strings.Join(shellQuoteAll(res.Temps), " "))
+			return &policyError{"temporary files staged"}
 		}
 		if res.Deleted {
 			fmt.Fprintf(e.stderr, "sentinel: this commit deletes %[1]s, which HEAD has; to stop using sentinel, run `sentinel uninstall` first; otherwise restore it: run `git checkout HEAD -- %[1]s`\n", coverage.BaselinePath)
@@ -73,6 +82,9 @@ func runHook(c *cli.Context, e *env, o hookOptions) error {
 		if res.Check != nil && !res.Check.OK() {
 			if err := res.Check.WriteText(e.stderr); err != nil {
 				return err
+			}
+			if len(res.Unstaged) > 0 {
+				fmt.Fprintf(e.stderr, "the work tree's %[1]s holds %[2]d acceptance(s) that are not staged (an interrupted `sentinel accept`); stage them: run `git add %[1]s`\n", coverage.BaselinePath, len(res.Unstaged))
 			}
 			return &policyError{"below a peak"}
 		}

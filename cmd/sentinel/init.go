@@ -16,6 +16,7 @@ func initCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "force", Usage: "install the hooks even where another hook manager owns them"},
 		},
 		Action: func(c *cli.Context) error {
+			sweepTemps(c.Context, e.dir)
 			if c.NArg() > 0 {
 				return &usageError{fmt.Errorf("init takes no arguments")}
 			}

@@ -35,6 +35,7 @@ func installCommand(e *env) *cli.Command {
 }
 
 func runInstall(c *cli.Context, e *env, o installOptions) error {
+	sweepTemps(c.Context, e.dir)
 	opts, err := hookInstallOptions(c, e, o)
 	if err != nil {
 		return err

@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/gitsentinel/sentinel/guard"
 	"github.com/rogpeppe/go-internal/testscript"
@@ -17,6 +20,56 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 	"realpath": cmdRealpath,
 	"sub":      cmdSub,
 	"hookrun":  cmdHookrun,
+	"freeze":   cmdFreeze,
+	"frozen":   cmdFrozen,
+}
+
+// frozenFiles holds what freeze saw, by absolute path; each script runs in
+// its own goroutine, so the map is keyed by the script's work directory.
+var frozenFiles sync.Map
+
+type frozenFile struct {
+	data  []byte
+	mtime time.Time
+}
+
+// cmdFreeze records the bytes and modification time of files, back-dated
+// an hour so that any rewrite shows: freeze FILE...
+func cmdFreeze(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: freeze FILE...")
+	}
+	for _, a := range args {
+		p := ts.MkAbs(a)
+		old := time.Now().Add(-time.Hour).Truncate(time.Second)
+		ts.Check(os.Chtimes(p, old, old))
+		data, err := os.ReadFile(p)
+		ts.Check(err)
+		frozenFiles.Store(p, frozenFile{data, old})
+	}
+}
+
+// cmdFrozen checks that files have the bytes and modification time freeze
+// recorded: frozen FILE...
+func cmdFrozen(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: frozen FILE...")
+	}
+	for _, a := range args {
+		p := ts.MkAbs(a)
+		v, ok := frozenFiles.Load(p)
+		if !ok {
+			ts.Fatalf("%s was not frozen", a)
+		}
+		f := v.(frozenFile)
+		data, err := os.ReadFile(p)
+		ts.Check(err)
+		st, err := os.Stat(p)
+		ts.Check(err)
+		if !bytes.Equal(data, f.data) || !st.ModTime().Equal(f.mtime) {
+			ts.Fatalf("%s changed: %q (mtime %v), was %q (mtime %v)", a, data, st.ModTime(), f.data, f.mtime)
+		}
+	}
 }
 
 // cmdRealpath sets a variable to a path with its symbolic links resolved,

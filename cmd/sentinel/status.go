@@ -13,6 +13,7 @@ func statusCommand(e *env) *cli.Command {
 		Usage: "print each row's counts beside its peaks and the margin",
 		Flags: []cli.Flag{formatFlag("text", "json")},
 		Action: func(c *cli.Context) error {
+			sweepTemps(c.Context, e.dir)
 			f, err := checkFormat(c, "text", "json")
 			if err != nil {
 				return err

@@ -1,85 +1,121 @@
-// Package atomicfile replaces files atomically: the new content goes to a
-// temporary file in the same directory, which is synced and renamed over the
-// old one, so a crash leaves either the old file or the new one, never half
-// of either.
+// Package atomicfile reads and replaces files without surprises. A write
+// goes to a temporary file in the same directory, which is synced and
+// renamed over the old one, so a crash leaves either the old file or the
+// new one, never half of either. A repository is content from someone
+// else, so writes and reads below a root never follow a symbolic link in
+// any part of the path: a link where a file or directory is expected is an
+// error that names it. A temporary file is locked while it is written, so
+// that a later run can tell one left by a killed process from one being
+// written right now, and remove it.
 package atomicfile
 
 import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
+	"strings"
 )
 
-// WriteFile replaces the file at path with data, durably: the data reaches
-// the disk before the rename. An existing file keeps its mode; a new one
-// gets perm. A symbolic link is followed, so the link stays a link and its
-// target is replaced. On error the original is untouched.
-func WriteFile(path string, data []byte, perm fs.FileMode) error {
-	return write(path, data, perm, true)
+// TempMarker is part of the name of every temporary file this package
+// creates: "." + the target's name + TempMarker + a random suffix.
+const TempMarker = ".sentinel-tmp-"
+
+// Options say how a file is replaced.
+type Options struct {
+	// Perm is the mode of a new file; an existing file keeps its own
+	// unless ForceMode is set.
+	Perm fs.FileMode
+	// ForceMode gives the file exactly Perm, even if it existed: hooks
+	// must be executable.
+	ForceMode bool
+	// Transient skips waiting for the disk: for files that live only as
+	// long as one git command, such as the commit message a hook edits,
+	// and for caches. git does not sync them either.
+	Transient bool
+	// MkdirAll creates the missing directories below the root.
+	MkdirAll bool
+	// ReplaceLink replaces a symbolic link at the target with the file,
+	// rather than refusing it; the link's target is never touched. For a
+	// git hook that a link provided, which the caller has kept aside.
+	ReplaceLink bool
 }
 
-// WriteTransient replaces a file as WriteFile does, atomically, but without
-// waiting for the disk. It is for files that live only as long as one git
-// command, such as the commit message a hook edits: git does not sync them
-// either, and a power cut loses the commit they belong to anyway.
+// LinkError is a symbolic link, or another non-regular file, where sentinel
+// expects a regular file or a directory it may write into.
+type LinkError struct {
+	// Path is the offending path, as the caller named it.
+	Path string
+	// What says what was found there.
+	What string
+}
+
+// Error names the path and what is there.
+func (e *LinkError) Error() string {
+	return fmt.Sprintf("%s is %s; sentinel reads and writes only regular files there, and follows no links", e.Path, e.What)
+}
+
+// ErrTooLarge is returned by reads of a file over the caller's limit.
+var ErrTooLarge = errors.New("file is larger than sentinel reads")
+
+// WriteFile replaces the file at path with data, durably, keeping an
+// existing file's mode (a new one gets perm). A symbolic link at path is
+// an error: sentinel never writes through a link it did not make. The
+// directories above path are taken as they are.
+func WriteFile(path string, data []byte, perm fs.FileMode) error {
+	return WriteIn(filepath.Dir(path), filepath.Base(path), data, Options{Perm: perm})
+}
+
+// WriteTransient replaces a file as WriteFile does, without waiting for
+// the disk.
 func WriteTransient(path string, data []byte, perm fs.FileMode) error {
-	return write(path, data, perm, false)
+	return WriteIn(filepath.Dir(path), filepath.Base(path), data, Options{Perm: perm, Transient: true})
 }
 
 // WriteFileMode replaces a file as WriteFile does, with exactly the given
-// mode rather than the old file's: for hooks, which must be executable.
+// mode rather than the old file's.
 func WriteFileMode(path string, data []byte, mode fs.FileMode) error {
-	return writeMode(path, data, mode, true, true)
+	return WriteIn(filepath.Dir(path), filepath.Base(path), data, Options{Perm: mode, ForceMode: true})
 }
 
-func write(path string, data []byte, perm fs.FileMode, durable bool) error {
-	return writeMode(path, data, perm, durable, false)
+// ReadFile reads the regular file at path, refusing a symbolic link at
+// path and a file over limit bytes (limit <= 0 means no limit).
+func ReadFile(path string, limit int64) ([]byte, error) {
+	return ReadIn(filepath.Dir(path), filepath.Base(path), limit)
 }
 
-func writeMode(path string, data []byte, perm fs.FileMode, durable, force bool) (err error) {
-	target := path
-	if resolved, rerr := filepath.EvalSymlinks(path); rerr == nil {
-		target = resolved
-	} else if !errors.Is(rerr, fs.ErrNotExist) {
-		return fmt.Errorf("write %s: %w", path, rerr)
+// splitRel cleans a slash- or OS-separated path relative to a root and
+// refuses one that leaves it.
+func splitRel(rel string) ([]string, error) {
+	clean := filepath.ToSlash(filepath.Clean(filepath.FromSlash(rel)))
+	if clean == "." || clean == "" || strings.HasPrefix(clean, "/") || clean == ".." || strings.HasPrefix(clean, "../") {
+		return nil, fmt.Errorf("%s is not a file below the root", rel)
 	}
-	mode := perm
-	if st, serr := os.Stat(target); serr == nil {
-		if !st.Mode().IsRegular() {
-			return fmt.Errorf("write %s: not a regular file", path)
-		}
-		if !force {
-			mode = st.Mode().Perm()
-		}
+	return strings.Split(clean, "/"), nil
+}
+
+// IsTemp reports whether name (a base name) is a temporary file of this
+// package, or of the sentinel releases that named them
+// ".NAME.sentinel-DIGITS".
+func IsTemp(name string) bool {
+	if !strings.HasPrefix(name, ".") {
+		return false
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".sentinel-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+	if strings.Contains(name, TempMarker) {
+		return true
 	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err = tmp.Write(data); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+	i := strings.LastIndex(name, ".sentinel-")
+	if i <= 0 {
+		return false
 	}
-	if err = tmp.Chmod(mode); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+	digits := name[i+len(".sentinel-"):]
+	if digits == "" {
+		return false
 	}
-	if durable {
-		if err = tmp.Sync(); err != nil {
-			return fmt.Errorf("write %s: %w", path, err)
+	for _, r := range digits {
+		if r < '0' || r > '9' {
+			return false
 		}
 	}
-	if err = tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err = os.Rename(tmp.Name(), target); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
+	return true
 }

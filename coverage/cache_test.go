@@ -1,0 +1,53 @@
+package coverage
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/gitsentinel/sentinel/languages"
+)
+
+// TestOddCacheIsAMiss: whatever sits where the cache should be, the count
+// is the same as without a cache, promptly, and nothing is read past a
+// bound.
+func TestOddCacheIsAMiss(t *testing.T) {
+	name := fmt.Sprintf("counts-v%d.gob", languages.Version)
+	for _, tc := range []struct {
+		name  string
+		setup func(t *testing.T, common string)
+	}{
+		{"link to /dev/zero", func(t *testing.T, common string) {
+			os.MkdirAll(filepath.Join(common, "sentinel"), 0o755)
+			os.Symlink("/dev/zero", filepath.Join(common, "sentinel", name))
+		}},
+		{"directory", func(t *testing.T, common string) {
+			os.MkdirAll(filepath.Join(common, "sentinel", name), 0o755)
+		}},
+		{"sentinel dir is a file", func(t *testing.T, common string) {
+			os.WriteFile(filepath.Join(common, "sentinel"), []byte("x"), 0o644)
+		}},
+		{"garbage", func(t *testing.T, common string) {
+			os.MkdirAll(filepath.Join(common, "sentinel"), 0o755)
+			os.WriteFile(filepath.Join(common, "sentinel", name), []byte("\x00\x01garbage"), 0o644)
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := newRepo(t)
+			common := filepath.Join(dir, ".git")
+			want := count(t, Options{Dir: dir, Mode: WorkTree}).Total()
+			os.RemoveAll(filepath.Join(common, "sentinel"))
+			tc.setup(t, common)
+			start := time.Now()
+			got := count(t, Options{Dir: dir, Mode: WorkTree}).Total()
+			if *got != *want {
+				t.Errorf("count %+v, want %+v", got, want)
+			}
+			if d := time.Since(start); d > 10*time.Second {
+				t.Errorf("took %v", d)
+			}
+		})
+	}
+}

@@ -1,0 +1,322 @@
+//go:build unix
+
+package atomicfile
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"strings"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// WriteIn replaces the file rel below root with data, atomically. No part
+// of rel is followed if it is a symbolic link; root itself is taken as it
+// is. Stale temporary files in the target's directory are removed first.
+func WriteIn(root, rel string, data []byte, o Options) error {
+	parts, err := splitRel(rel)
+	if err != nil {
+		return err
+	}
+	dfd, err := openDir(root, parts[:len(parts)-1], o.MkdirAll)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", rel, err)
+	}
+	defer unix.Close(dfd)
+	base := parts[len(parts)-1]
+	sweep(dfd)
+	mode := o.Perm.Perm()
+	var st unix.Stat_t
+	switch err := unix.Fstatat(dfd, base, &st, unix.AT_SYMLINK_NOFOLLOW); {
+	case err == nil && o.ReplaceLink && st.Mode&unix.S_IFMT == unix.S_IFLNK:
+	case err == nil:
+		if what := oddFile(st.Mode); what != "" {
+			return &LinkError{Path: rel, What: what}
+		}
+		if !o.ForceMode {
+			mode = fs.FileMode(st.Mode & 0o777)
+		}
+	case errors.Is(err, unix.ENOENT):
+	default:
+		return fmt.Errorf("write %s: %w", rel, err)
+	}
+	// A sweeper in another process may remove our temporary file in the
+	// instant between its creation and its lock; the rename then fails
+	// with ENOENT, and writing again is safe.
+	for try := 0; ; try++ {
+		err := writeTemp(dfd, base, data, mode, o.Transient)
+		if errors.Is(err, unix.ENOENT) && try < 3 {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("write %s: %w", rel, err)
+		}
+		return nil
+	}
+}
+
+func writeTemp(dfd int, base string, data []byte, mode fs.FileMode, transient bool) (err error) {
+	var name string
+	var fd int
+	for {
+		var rnd [6]byte
+		if _, err := rand.Read(rnd[:]); err != nil {
+			return err
+		}
+		name = "." + base + TempMarker + hex.EncodeToString(rnd[:])
+		fd, err = unix.Openat(dfd, name, unix.O_CREAT|unix.O_EXCL|unix.O_WRONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
+		if errors.Is(err, unix.EEXIST) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		break
+	}
+	f := os.NewFile(uintptr(fd), name)
+	defer func() {
+		f.Close()
+		if err != nil {
+			unix.Unlinkat(dfd, name, 0)
+		}
+	}()
+	// The lock dies with this process: a sweeper that can take it knows
+	// the writer is gone.
+	if err = unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		return err
+	}
+	if _, err = f.Write(data); err != nil {
+		return err
+	}
+	if err = f.Chmod(mode); err != nil {
+		return err
+	}
+	if !transient {
+		if err = f.Sync(); err != nil {
+			return err
+		}
+	}
+	if err = unix.Renameat(dfd, name, dfd, base); err != nil {
+		return err
+	}
+	if !transient {
+		// The rename is durable only once the directory is.
+		unix.Fsync(dfd)
+	}
+	return nil
+}
+
+// ReadIn reads the regular file rel below root without following a link
+// in any part of rel, and without blocking on a FIFO or a device. A file
+// over limit bytes (limit > 0) is ErrTooLarge. A missing file is
+// fs.ErrNotExist.
+func ReadIn(root, rel string, limit int64) ([]byte, error) {
+	parts, err := splitRel(rel)
+	if err != nil {
+		return nil, err
+	}
+	dfd, err := openDir(root, parts[:len(parts)-1], false)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", rel, err)
+	}
+	defer unix.Close(dfd)
+	fd, err := unix.Openat(dfd, parts[len(parts)-1], unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	if err != nil {
+		if errors.Is(err, unix.ELOOP) || errors.Is(err, unix.EMLINK) {
+			return nil, &LinkError{Path: rel, What: "a symbolic link"}
+		}
+		return nil, fmt.Errorf("read %s: %w", rel, err)
+	}
+	f := os.NewFile(uintptr(fd), rel)
+	defer f.Close()
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return nil, fmt.Errorf("read %s: %w", rel, err)
+	}
+	if what := oddFile(st.Mode); what != "" {
+		return nil, &LinkError{Path: rel, What: what}
+	}
+	if limit > 0 && st.Size > limit {
+		return nil, fmt.Errorf("read %s: %w (%d bytes, the limit is %d)", rel, ErrTooLarge, st.Size, limit)
+	}
+	var r io.Reader = f
+	if limit > 0 {
+		r = io.LimitReader(f, limit+1)
+	}
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", rel, err)
+	}
+	if limit > 0 && int64(len(data)) > limit {
+		return nil, fmt.Errorf("read %s: %w (the limit is %d bytes)", rel, ErrTooLarge, limit)
+	}
+	return data, nil
+}
+
+// Lstat reports what is at rel below root without following links: a
+// regular file's size and mode, or a LinkError for anything else.
+func Lstat(root, rel string) (fs.FileMode, int64, error) {
+	parts, err := splitRel(rel)
+	if err != nil {
+		return 0, 0, err
+	}
+	dfd, err := openDir(root, parts[:len(parts)-1], false)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer unix.Close(dfd)
+	var st unix.Stat_t
+	if err := unix.Fstatat(dfd, parts[len(parts)-1], &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		if errors.Is(err, unix.ENOENT) {
+			return 0, 0, fs.ErrNotExist
+		}
+		return 0, 0, err
+	}
+	if what := oddFile(st.Mode); what != "" {
+		return 0, 0, &LinkError{Path: rel, What: what}
+	}
+	return fs.FileMode(st.Mode & 0o777), st.Size, nil
+}
+
+// Sweep removes the temporary files that killed writers left in the
+// directory rel below root ("" or "." for root itself), and returns their
+// names. A temporary file still locked by its writer stays.
+func Sweep(root, rel string) []string {
+	var parts []string
+	if rel != "" && rel != "." {
+		var err error
+		if parts, err = splitRel(rel); err != nil {
+			return nil
+		}
+	}
+	dfd, err := openDir(root, parts, false)
+	if err != nil {
+		return nil
+	}
+	defer unix.Close(dfd)
+	var out []string
+	for _, n := range sweep(dfd) {
+		out = append(out, path.Join(append(parts, n)...))
+	}
+	return out
+}
+
+// legacyAge is how old a temporary file of an older sentinel, which did
+// not lock it, must be before it is taken for abandoned.
+const legacyAge = 10 * time.Second
+
+func sweep(dfd int) []string {
+	dup, err := unix.Dup(dfd)
+	if err != nil {
+		return nil
+	}
+	d := os.NewFile(uintptr(dup), ".")
+	defer d.Close()
+	names, _ := d.Readdirnames(-1)
+	var removed []string
+	for _, n := range names {
+		if !IsTemp(n) {
+			continue
+		}
+		fd, err := unix.Openat(dfd, n, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+		if err != nil {
+			continue
+		}
+		var st unix.Stat_t
+		ok := unix.Fstat(fd, &st) == nil && st.Mode&unix.S_IFMT == unix.S_IFREG &&
+			unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB) == nil
+		if ok && !strings.Contains(n, TempMarker) {
+			ok = time.Since(time.Unix(st.Mtim.Unix())) > legacyAge
+		}
+		if ok && unix.Unlinkat(dfd, n, 0) == nil {
+			removed = append(removed, n)
+		}
+		unix.Close(fd)
+	}
+	return removed
+}
+
+// openDir opens root, then each of dirs below it without following links,
+// creating missing ones when mkdir is set.
+func openDir(root string, dirs []string, mkdir bool) (int, error) {
+	fd, err := unix.Open(root, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return -1, &fs.PathError{Op: "open", Path: root, Err: err}
+	}
+	for i, d := range dirs {
+		if mkdir {
+			if err := unix.Mkdirat(fd, d, 0o755); err != nil && !errors.Is(err, unix.EEXIST) {
+				unix.Close(fd)
+				return -1, &fs.PathError{Op: "mkdir", Path: path.Join(dirs[:i+1]...), Err: err}
+			}
+		}
+		nfd, err := unix.Openat(fd, d, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		if err != nil {
+			var st unix.Stat_t
+			if serr := unix.Fstatat(fd, d, &st, unix.AT_SYMLINK_NOFOLLOW); serr == nil {
+				if what := oddDir(st.Mode); what != "" {
+					unix.Close(fd)
+					return -1, &LinkError{Path: path.Join(dirs[:i+1]...), What: what}
+				}
+			}
+			unix.Close(fd)
+			if errors.Is(err, unix.ENOENT) {
+				return -1, &fs.PathError{Op: "open", Path: path.Join(dirs[:i+1]...), Err: fs.ErrNotExist}
+			}
+			return -1, &fs.PathError{Op: "open", Path: path.Join(dirs[:i+1]...), Err: err}
+		}
+		unix.Close(fd)
+		fd = nfd
+	}
+	return fd, nil
+}
+
+func oddFile(mode uint32) string {
+	switch mode & unix.S_IFMT {
+	case unix.S_IFREG:
+		return ""
+	case unix.S_IFLNK:
+		return "a symbolic link"
+	case unix.S_IFDIR:
+		return "a directory"
+	}
+	return "not a regular file"
+}
+
+func oddDir(mode uint32) string {
+	switch mode & unix.S_IFMT {
+	case unix.S_IFDIR:
+		return ""
+	case unix.S_IFLNK:
+		return "a symbolic link"
+	}
+	return "not a directory"
+}
+
+// RemoveIn removes the regular file rel below root without following a
+// link in any part of rel; a missing file is no error.
+func RemoveIn(root, rel string) error {
+	if _, _, err := Lstat(root, rel); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		return err
+	}
+	parts, _ := splitRel(rel)
+	dfd, err := openDir(root, parts[:len(parts)-1], false)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(dfd)
+	if err := unix.Unlinkat(dfd, parts[len(parts)-1], 0); err != nil && !errors.Is(err, unix.ENOENT) {
+		return fmt.Errorf("remove %s: %w", rel, err)
+	}
+	return nil
+}
