@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"sort"
-	"strings"
 
 	"github.com/gitsentinel/sentinel/internal/textpos"
 )
@@ -51,53 +49,73 @@ type Baseline struct {
 	Version  int             `json:"version"`
 }
 
+// RestoreBaseline is the command that puts the committed baseline back in
+// the work tree and the index.
+const RestoreBaseline = "git checkout HEAD -- " + BaselinePath
+
+// ErrNewerBaseline is what the BaselineError of a baseline written by a
+// newer sentinel wraps: upgrading sentinel, not restoring the file, is the
+// fix.
+var ErrNewerBaseline = errors.New("the baseline is newer than this sentinel reads")
+
 // BaselineError is a baseline that cannot be read; it is never overwritten.
 type BaselineError struct {
-	// Name is the file (or snapshot:path) it came from.
+	// Name is the file as file:line:col prints it: the path, or REV:path
+	// for a revision's copy.
 	Name string
-	// Line and Col locate the problem, when known.
+	// Line and Col locate the offending byte, key or value.
 	Line, Col int
 	// Msg says what is wrong.
 	Msg string
+	// Restore is the command that puts a good copy back, for the work
+	// tree's copy and the staged one; the message ends with it.
+	Restore string
+	// err is ErrNewerBaseline, or nil.
+	err error
 }
 
-// Error prints file:line:col: msg and what to do.
+// Error prints file:line:col: msg and, where there is one, the command that
+// restores the file.
 func (e *BaselineError) Error() string {
-	return fmt.Sprintf("%s:%d:%d: %s", e.Name, e.Line, e.Col, e.Msg)
+	s := fmt.Sprintf("%s:%d:%d: %s", e.Name, e.Line, e.Col, e.Msg)
+	if e.Restore != "" {
+		s += "; restore it: run `" + e.Restore + "`"
+	}
+	return s
 }
 
-// ParseBaseline decodes a baseline strictly: unknown keys, a syntax error,
-// a missing version or a newer one are errors.
+// Unwrap returns ErrNewerBaseline for a baseline of a newer version.
+func (e *BaselineError) Unwrap() error { return e.err }
+
+// ParseBaseline reads a baseline strictly and accepts exactly the form
+// Marshal writes, so that any baseline it returns writes back byte for
+// byte. name is where data came from: BaselinePath for the work tree's
+// copy, StagedBaselineName for the index's (printed as BaselinePath, so
+// that the position reads file:line:col, and marked as the staged copy),
+// REV:path for a revision's.
+// Every error is a *BaselineError at the offending byte, key or value; for
+// the work tree's and the index's copies it ends with the command that
+// restores the file.
 func ParseBaseline(name string, data []byte) (*Baseline, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	var b Baseline
-	if err := dec.Decode(&b); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, &BaselineError{name, 1, 1, "empty baseline; restore it with `git checkout -- " + BaselinePath + "`, or write a new one with `sentinel init`"}
-		}
-		line, col := textpos.JSON(data, err)
-		return nil, &BaselineError{name, line, col, strings.TrimPrefix(err.Error(), "json: ") + "; fix the file (sentinel leaves it as it is)"}
+	b, f := decodeBaseline(data)
+	if f == nil {
+		return b, nil
 	}
-	if dec.More() {
-		line, col := textpos.Position(data, dec.InputOffset())
-		return nil, &BaselineError{name, line, col, "trailing data after the baseline; fix the file (sentinel leaves it as it is)"}
+	line, col := textpos.Position(data, int64(f.off))
+	e := &BaselineError{Name: name, Line: line, Col: col, Msg: f.msg}
+	switch name {
+	case StagedBaselineName:
+		e.Name = BaselinePath
+		e.Msg += " (in the staged copy)"
+		e.Restore = RestoreBaseline
+	case BaselinePath:
+		e.Restore = RestoreBaseline
 	}
-	switch {
-	case b.Version == 0:
-		return nil, &BaselineError{name, 1, 1, "no version; fix the file (sentinel leaves it as it is)"}
-	case b.Version > BaselineVersion:
-		return nil, &BaselineError{name, 1, 1, fmt.Sprintf("baseline version %d is newer than this sentinel reads (%d): upgrade sentinel", b.Version, BaselineVersion)}
+	if f.newer {
+		// The file is fine for the sentinel that wrote it.
+		e.Restore, e.err = "", ErrNewerBaseline
 	}
-	if b.Peaks == nil {
-		b.Peaks = map[string]Peak{}
-	}
-	for k, p := range b.Peaks {
-		if p.Tests < 0 || p.Assertions < 0 {
-			return nil, &BaselineError{name, 1, 1, fmt.Sprintf("peak %s is negative; fix the file (sentinel leaves it as it is)", k)}
-		}
-	}
-	return &b, nil
+	return nil, e
 }
 
 // Marshal writes the baseline in its stable form: sorted keys, two-space

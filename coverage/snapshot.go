@@ -82,7 +82,7 @@ func (s *snapshot) baseline(ctx context.Context, mode Mode, rev string) ([]byte,
 	for i := range s.entries {
 		if s.entries[i].path == BaselinePath {
 			b, err := s.read(ctx, &s.entries[i])
-			name := ":" + BaselinePath
+			name := StagedBaselineName
 			if mode == Rev {
 				name = rev + ":" + BaselinePath
 			}

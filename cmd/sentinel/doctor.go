@@ -30,25 +30,37 @@ func doctorCommand(e *env) *cli.Command {
 func runDoctor(c *cli.Context, e *env) error {
 	var b strings.Builder
 	var fixes []string
+	// gaps counts the lines that are not ok: each is a reason to fail,
+	// even one whose fix is only to edit a file.
+	gaps := 0
+	mark := func(m, format string, args ...any) {
+		fmt.Fprintf(&b, "%s  %s\n", m, fmt.Sprintf(format, args...))
+	}
 	line := func(ok bool, format string, args ...any) {
-		mark := "ok     "
-		if !ok {
-			mark = "missing"
+		if ok {
+			mark("ok     ", format, args...)
+			return
 		}
-		fmt.Fprintf(&b, "%s  %s\n", mark, fmt.Sprintf(format, args...))
+		gaps++
+		mark("missing", format, args...)
+	}
+	broken := func(format string, args ...any) {
+		gaps++
+		mark("broken ", format, args...)
 	}
 
 	if p, err := exec.LookPath("sentinel"); err == nil {
 		line(true, "sentinel on PATH (%s)", p)
 	} else {
 		line(false, "sentinel is not on PATH: hooks and agents fall back to the path captured at install")
-		fixes = append(fixes, "make install   # or: go install github.com/gitsentinel/sentinel/cmd/sentinel@latest")
+		fixes = append(fixes, upgradeSentinel)
 	}
 
 	root, rerr := gitrepo.FindRoot(c.Context, e.dir)
 	if rerr == nil {
 		if _, err := config.Load(root); err != nil {
-			line(false, "%v", err)
+			broken("%v", err)
+			fixes = append(fixes, "edit "+config.File+" where the error above points")
 		}
 		statuses, err := githooks.Status(c.Context, e.dir)
 		switch {
@@ -77,12 +89,7 @@ func runDoctor(c *cli.Context, e *env) error {
 				fixes = append(fixes, "sentinel install")
 			}
 		}
-		if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(coverage.BaselinePath))); err == nil {
-			line(true, "baseline %s", coverage.BaselinePath)
-		} else {
-			line(false, "no baseline (%s): the ratchet has no peaks to hold", coverage.BaselinePath)
-			fixes = append(fixes, "sentinel init")
-		}
+		fixes = append(fixes, checkBaseline(root, line, broken)...)
 	} else {
 		line(false, "not in a git repository: no hooks or baseline to check here")
 	}
@@ -138,20 +145,56 @@ func runDoctor(c *cli.Context, e *env) error {
 			}
 		}
 	}
-	if len(fixes) == 0 {
+	if gaps == 0 && len(fixes) == 0 {
 		b.WriteString("nothing is missing\n")
 	} else {
 		b.WriteString("to fix:\n")
+		seen := map[string]bool{}
 		for _, f := range fixes {
-			b.WriteString("  " + f + "\n")
+			if !seen[f] {
+				seen[f] = true
+				b.WriteString("  " + f + "\n")
+			}
 		}
 	}
 	if _, err := fmt.Fprint(e.stdout, b.String()); err != nil {
 		return err
 	}
-	if len(fixes) > 0 {
+	if gaps > 0 || len(fixes) > 0 {
 		return &policyError{"gaps"}
 	}
+	return nil
+}
+
+// upgradeSentinel is the fix for a sentinel that is missing or too old.
+const upgradeSentinel = "make install   # or: go install github.com/gitsentinel/sentinel/cmd/sentinel@latest"
+
+// checkBaseline reports the work tree's baseline: there and readable, or
+// what is wrong with it (at its line and column) and the fixes. A baseline
+// that exists but does not read stops every commit, so it is no more ok
+// than a missing one.
+func checkBaseline(root string, line func(bool, string, ...any), broken func(string, ...any)) []string {
+	data, err := coverage.ReadWorkTreeBaseline(root)
+	switch {
+	case err != nil:
+		broken("baseline %s: %v", coverage.BaselinePath, err)
+		return []string{coverage.RestoreBaseline}
+	case data == nil:
+		line(false, "no baseline (%s): the ratchet has no peaks to hold", coverage.BaselinePath)
+		return []string{"sentinel init"}
+	}
+	if _, err := coverage.ParseBaseline(coverage.BaselinePath, data); err != nil {
+		broken("baseline %v", err)
+		var be *coverage.BaselineError
+		switch {
+		case errors.Is(err, coverage.ErrNewerBaseline):
+			return []string{upgradeSentinel}
+		case errors.As(err, &be) && be.Restore != "":
+			return []string{be.Restore}
+		}
+		return []string{coverage.RestoreBaseline}
+	}
+	line(true, "baseline %s", coverage.BaselinePath)
 	return nil
 }
 
