@@ -15,6 +15,7 @@ import (
 
 	"github.com/gitsentinel/sentinel/gitrepo"
 	"github.com/gitsentinel/sentinel/internal/atomicfile"
+	"github.com/gitsentinel/sentinel/internal/filelock"
 )
 
 // Fingerprint marks a hook file as sentinel's: install rewrites such a file,
@@ -189,6 +190,11 @@ func Install(ctx context.Context, o InstallOptions) ([]Action, error) {
 	if err := os.MkdirAll(h.Dir, 0o755); err != nil {
 		return nil, fmt.Errorf("create the hooks directory: %w", err)
 	}
+	unlock, err := lockHooks(ctx, o.Dir)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	var actions []Action
 	for _, name := range hooks {
 		a, err := installOne(h.Dir, name, o)
@@ -238,6 +244,16 @@ func installOne(dir, name string, o InstallOptions) (Action, error) {
 		return a, err
 	}
 	return a, nil
+}
+
+// lockHooks takes the repository's lock, so that two installs (or an
+// install and an uninstall) do not each move the other's hook aside.
+func lockHooks(ctx context.Context, dir string) (func(), error) {
+	info, err := gitrepo.RepoInfo(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	return filelock.Repository(ctx, info.CommonDir)
 }
 
 // maxHook bounds a read of a hook file.
@@ -309,6 +325,11 @@ func Uninstall(ctx context.Context, dir string) ([]Action, error) {
 	if err != nil {
 		return nil, err
 	}
+	unlock, err := lockHooks(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	var actions []Action
 	for _, name := range Names {
 		path := filepath.Join(h.Dir, name)
