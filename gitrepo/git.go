@@ -30,7 +30,7 @@ var (
 	ArgvCatFileBatch = []string{"cat-file", "--batch"}
 	// ArgvStatusTracked lists tracked files with changes: the guard asks
 	// it before an abort that would discard them.
-	ArgvStatusTracked = []string{"status", "--porcelain", "--untracked-files=no", "--ignore-submodules"}
+	ArgvStatusTracked = []string{"status", "--porcelain", "-z", "--untracked-files=no", "--ignore-submodules"}
 )
 
 // Runner runs git with the given arguments in a directory and returns its
@@ -161,16 +161,16 @@ func (g *Git) CommitterIdent(ctx context.Context) (string, error) {
 
 // Toplevel returns the root of the work tree.
 func (g *Git) Toplevel(ctx context.Context) (string, error) {
-	out, err := g.run(ctx, nil, ArgvShowToplevel)
+	out, err := g.revParse(ctx, ArgvShowToplevel)
 	if err != nil {
 		return "", err
 	}
-	return strings.TrimSpace(string(out)), nil
+	return oneValue(out)
 }
 
-// revParseLines runs a git rev-parse argv and splits its output into the
-// want lines it must print; "not a git repository" becomes ErrNotRepository.
-func (g *Git) revParseLines(ctx context.Context, argv []string, want int, extra ...string) ([]string, error) {
+// revParse runs a git rev-parse argv; "not a git repository" becomes
+// ErrNotRepository.
+func (g *Git) revParse(ctx context.Context, argv []string, extra ...string) ([]byte, error) {
 	out, err := g.run(ctx, nil, argv, extra...)
 	if err != nil {
 		var ee *ExitError
@@ -179,9 +179,33 @@ func (g *Git) revParseLines(ctx context.Context, argv []string, want int, extra 
 		}
 		return nil, err
 	}
-	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
-	if len(lines) != want {
-		return nil, fmt.Errorf("git rev-parse: unexpected output %q", out)
+	return out, nil
+}
+
+// git rev-parse has no -z: it prints each value on a line of its own, and a
+// path may hold a newline itself (a repository in "my\nrepo"). So a path is
+// never found by splitting lines: a lone value is the whole output less its
+// one final newline, and a path printed beside values that cannot hold a
+// newline (true, sha1, a commit id) is what is left once those are taken
+// off the ends.
+
+// oneValue returns the single value a rev-parse printed: its output less
+// exactly one final newline.
+func oneValue(out []byte) (string, error) {
+	v, ok := bytes.CutSuffix(out, []byte{'\n'})
+	if !ok {
+		return "", fmt.Errorf("git rev-parse: unexpected output %q", out)
 	}
-	return lines, nil
+	return string(v), nil
+}
+
+// splitFirst returns the first line of a rev-parse's output, which must not
+// hold a newline, and the single value printed after it.
+func splitFirst(out []byte) (first, rest string, err error) {
+	f, r, ok := bytes.Cut(out, []byte{'\n'})
+	if !ok {
+		return "", "", fmt.Errorf("git rev-parse: unexpected output %q", out)
+	}
+	rest, err = oneValue(r)
+	return string(f), rest, err
 }

@@ -103,19 +103,23 @@ func (g *Git) locate(ctx context.Context, revs ...string) (location, error) {
 		}
 		return location{}, fmt.Errorf("%w: %w", ErrUnknownRevision, err)
 	}
-	lines := strings.Fields(string(out))
-	// rev-parse echoes the "--" that keeps revisions apart from paths.
+	// The common dir may hold spaces and newlines; the object format, the
+	// commit ids and the "--" rev-parse echoes hold neither, so they are
+	// taken off the end and the rest is the path.
+	all, ok := bytes.CutSuffix(out, []byte{'\n'})
+	lines := strings.Split(string(all), "\n")
 	if n := len(lines); n > 0 && lines[n-1] == "--" {
 		lines = lines[:n-1]
 	}
-	if len(lines) != 2+len(revs) {
+	n := len(lines) - 1 - len(revs)
+	if !ok || n < 1 {
 		return location{}, fmt.Errorf("git rev-parse: unexpected output %q", out)
 	}
-	dir := lines[0]
+	dir := strings.Join(lines[:n], "\n")
 	if !filepath.IsAbs(dir) {
 		dir = filepath.Join(g.Dir, dir)
 	}
-	return location{commonDir: dir, objectFormat: lines[1], hashes: lines[2:]}, nil
+	return location{commonDir: dir, objectFormat: lines[n], hashes: lines[n+1:]}, nil
 }
 
 // rangeStorage lists hashes[0] minus hashes[1:] with go-git's storage.

@@ -1,6 +1,7 @@
 package gitrepo
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -13,9 +14,9 @@ var (
 	// looks for hooks (core.hooksPath, worktrees and submodules honoured).
 	ArgvHooksDir = []string{"rev-parse", "--is-bare-repository", "--git-path", "hooks"}
 	// ArgvHooksPath reads core.hooksPath as configured.
-	ArgvHooksPath = []string{"config", "--get", "core.hooksPath"}
+	ArgvHooksPath = []string{"config", "-z", "--get", "core.hooksPath"}
 	// ArgvConfigGet reads one key of the local configuration; the key is appended.
-	ArgvConfigGet = []string{"config", "--local", "--get"}
+	ArgvConfigGet = []string{"config", "-z", "--local", "--get"}
 	// ArgvConfigSet writes one key of the local configuration; the key and
 	// value are appended.
 	ArgvConfigSet = []string{"config", "--local"}
@@ -35,20 +36,24 @@ type Hooks struct {
 // HooksDir asks git where the hooks of the repository containing dir go.
 func HooksDir(ctx context.Context, dir string) (*Hooks, error) {
 	g := &Git{Dir: dir}
-	lines, err := g.revParseLines(ctx, ArgvHooksDir, 2)
+	out, err := g.revParse(ctx, ArgvHooksDir)
 	if err != nil {
 		return nil, err
 	}
-	if lines[0] == "true" {
+	bare, path, err := splitFirst(out)
+	if err != nil {
+		return nil, err
+	}
+	if bare == "true" {
 		return nil, ErrBare
 	}
-	h := &Hooks{Dir: lines[1]}
+	h := &Hooks{Dir: path}
 	if !filepath.IsAbs(h.Dir) {
 		h.Dir = filepath.Join(dir, h.Dir)
 	}
 	h.Dir = filepath.Clean(h.Dir)
 	if hp, err := g.run(ctx, nil, ArgvHooksPath); err == nil {
-		h.HooksPath = strings.TrimSpace(string(hp))
+		h.HooksPath = string(bytes.TrimSuffix(hp, []byte{0}))
 	}
 	return h, nil
 }
@@ -64,7 +69,7 @@ func LocalConfig(ctx context.Context, dir, key string) (value string, ok bool, e
 	if err != nil {
 		return "", false, err
 	}
-	return strings.TrimRight(string(out), "\n"), true, nil
+	return string(bytes.TrimSuffix(out, []byte{0})), true, nil
 }
 
 // SetLocalConfig writes a key of the repository's own configuration.

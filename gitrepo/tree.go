@@ -19,9 +19,9 @@ import (
 )
 
 var (
-	// ArgvRepoInfo prints the work tree's root, the common git dir and the
-	// object format.
-	ArgvRepoInfo = []string{"rev-parse", "--show-toplevel", "--git-common-dir", "--show-object-format"}
+	// ArgvRepoInfo prints the object format, the work tree's root and the
+	// common git dir.
+	ArgvRepoInfo = []string{"rev-parse", "--show-object-format", "--show-toplevel", "--git-common-dir"}
 	// ArgvLsFilesStage lists the index (GIT_INDEX_FILE honoured) with modes,
 	// blob ids and stages.
 	ArgvLsFilesStage = []string{"ls-files", "-s", "-z", "--full-name"}
@@ -30,6 +30,9 @@ var (
 	ArgvDiffFiles = []string{"diff-files", "--name-only", "-z", "--no-renames"}
 	// ArgvLsTree lists a commit's tree recursively; the revision is appended.
 	ArgvLsTree = []string{"ls-tree", "-r", "-z", "--full-tree"}
+	// ArgvStagedFiles lists the files whose staged content differs from
+	// HEAD's (GIT_INDEX_FILE honoured).
+	ArgvStagedFiles = []string{"diff-index", "--cached", "--name-only", "-z", "--no-renames", "HEAD", "--"}
 )
 
 // Info is where a repository lives.
@@ -43,18 +46,34 @@ type Info struct {
 	ObjectFormat string
 }
 
-// RepoInfo asks git, in one process, where the repository containing dir
-// lives.
+// RepoInfo asks git where the repository containing dir lives: in one
+// process, or two when a path holds a newline.
 func RepoInfo(ctx context.Context, dir string) (*Info, error) {
-	lines, err := (&Git{Dir: dir}).revParseLines(ctx, ArgvRepoInfo, 3)
+	g := &Git{Dir: dir}
+	out, err := g.revParse(ctx, ArgvRepoInfo)
 	if err != nil {
 		return nil, err
 	}
-	common := lines[1]
+	format, paths, err := splitFirst(out)
+	if err != nil {
+		return nil, err
+	}
+	// Two paths, one line each: where they hold more than the one newline
+	// between them, the root alone says where the first one ends.
+	root, common, ok := strings.Cut(paths, "\n")
+	if strings.Contains(common, "\n") {
+		if root, err = g.Toplevel(ctx); err != nil {
+			return nil, err
+		}
+		common, ok = strings.CutPrefix(paths, root+"\n")
+	}
+	if !ok {
+		return nil, fmt.Errorf("git rev-parse: unexpected output %q", out)
+	}
 	if !filepath.IsAbs(common) {
 		common = filepath.Join(dir, common)
 	}
-	return &Info{Root: lines[0], CommonDir: filepath.Clean(common), ObjectFormat: lines[2]}, nil
+	return &Info{Root: root, CommonDir: filepath.Clean(common), ObjectFormat: format}, nil
 }
 
 // Entry is a file of the index or of a tree.
@@ -108,13 +127,29 @@ func ModifiedFiles(ctx context.Context, root string) (map[string]bool, error) {
 	if err != nil {
 		return nil, fmt.Errorf("compare the work tree with the index: %w", err)
 	}
+	return nulSet(out), nil
+}
+
+// nulSet reads a NUL-terminated list of paths, as git prints with -z.
+func nulSet(out []byte) map[string]bool {
 	m := map[string]bool{}
 	for _, p := range bytes.Split(out, []byte{0}) {
 		if len(p) > 0 {
 			m[string(p)] = true
 		}
 	}
-	return m, nil
+	return m
+}
+
+// StagedFiles lists the files the commit being made changes from HEAD:
+// added, modified or deleted in the index. ok is false when git cannot
+// compare with HEAD (an unborn branch), so every file is new.
+func StagedFiles(ctx context.Context, root string) (files map[string]bool, ok bool) {
+	out, err := (&Git{Dir: root}).run(ctx, nil, ArgvStagedFiles)
+	if err != nil {
+		return nil, false
+	}
+	return nulSet(out), true
 }
 
 // TreeEntries lists the files of a revision's tree.
