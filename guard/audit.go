@@ -12,8 +12,9 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/gitsentinel/sentinel/internal/quote"
 )
 
 // AuditVersion is the version of the audit trail's record format; a
@@ -473,43 +474,22 @@ func WriteLogText(w io.Writer, entries []LogEntry) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "time\tagent\tverdict\trule\tcommand or paths")
 	for _, e := range entries {
-		what := e.Command
+		what := quote.Name(e.Command)
 		if what == "" && len(e.Paths) > 0 {
-			what = e.Tool + " " + strings.Join(e.Paths, " ")
+			paths := make([]string, len(e.Paths))
+			for i, p := range e.Paths {
+				paths[i] = quote.Path(p)
+			}
+			what = quote.Name(e.Tool) + " " + strings.Join(paths, " ")
 		}
 		if what == "" {
-			what = e.Tool
+			what = quote.Name(e.Tool)
 		}
 		rule := strings.Join(e.Rules, ",")
 		if rule == "" {
 			rule = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", e.When.UTC().Format(time.RFC3339), escapeControl(e.Agent), escapeControl(e.Verdict), escapeControl(rule), escapeControl(what))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", e.When.UTC().Format(time.RFC3339), quote.Name(e.Agent), quote.Name(e.Verdict), quote.Name(rule), what)
 	}
 	return tw.Flush()
-}
-
-// escapeControl writes control and format characters (newlines, tabs,
-// escapes, bidirectional overrides) and invalid bytes as Go escapes.
-func escapeControl(s string) string {
-	var b strings.Builder
-	for i, r := range s {
-		switch {
-		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"):
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r < 0x80 && unicode.IsControl(r):
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case unicode.IsControl(r), unicode.Is(unicode.Cf, r), r == '\u2028', r == '\u2029':
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
 }

@@ -516,15 +516,12 @@ func TestWriteLogTextEscapesAndAligns(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := `time                  agent   verdict  rule             command or paths
-2026-11-29T12:00:00Z  claude  deny     git.force-push   git push -f\n\x1b[2Jecho\u202e
-2026-11-29T12:00:00Z  gemini  allow    -                write_file a.go b\tc.go
+2026-11-29T12:00:00Z  claude  deny     git.force-push   "git push -f\n\033[2Jecho\342\200\256"
+2026-11-29T12:00:00Z  gemini  allow    -                write_file a.go "b\tc.go"
 2026-11-29T12:00:00Z  codex   deny     input.malformed  
 `
 	if b.String() != want {
 		t.Errorf("table\n%s\nwant\n%s", b.String(), want)
-	}
-	if got := escapeControl("ok\xffé\u0085\uFFFD"); got != `ok\xffé\u0085`+"\uFFFD" {
-		t.Errorf("escapeControl: %q", got)
 	}
 }
 
