@@ -20,7 +20,7 @@ import (
 
 // Version changes whenever a change to a language can change a count, so
 // that cached results of an older engine are never reused.
-const Version = 5
+const Version = 6
 
 // Status is whether a test runs.
 type Status string
@@ -104,6 +104,10 @@ type Language struct {
 	AllFiles bool
 	// Markers is the prefilter: a file with none of them is never parsed.
 	Markers []string
+	// Decode, when set, turns a file's bytes into the UTF-8 text the
+	// language's tools read (Python honours a coding declaration); without
+	// it a file must be UTF-8. See Text.
+	Decode func(src []byte) ([]byte, error)
 	// Queries are the named tree-sitter queries the analysis runs.
 	Queries map[string]string
 	// Analyze finds the tests and assertions of one parsed file.

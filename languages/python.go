@@ -15,6 +15,7 @@ var Python = &Language{
 	Grammars:  map[string]func() *sitter.Language{".py": python.GetLanguage},
 	TestFiles: []string{"test_*.py", "*_test.py", "**/tests/**/*.py", "conftest.py"},
 	Markers:   []string{"def test", "assert", "self.fail", "pytest.raises", "pytest.warns"},
+	Decode:    decodePython,
 	Queries: map[string]string{"main": `
 		(function_definition name: (identifier) @name) @def
 		(class_definition name: (identifier) @cname) @class
