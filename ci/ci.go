@@ -13,6 +13,7 @@ import (
 
 	"github.com/gitsentinel/sentinel/coverage"
 	"github.com/gitsentinel/sentinel/gitrepo"
+	"github.com/gitsentinel/sentinel/internal/quote"
 	"github.com/gitsentinel/sentinel/trailers"
 )
 
@@ -99,16 +100,16 @@ func short(h string) string { return h[:min(12, len(h))] }
 func (r *Report) WriteText(w io.Writer) error {
 	var b strings.Builder
 	for _, d := range r.Drops {
-		fmt.Fprintf(&b, "%s: %s %s %d → %d\n", r.Head, d.Key, d.Figure, d.Peak, d.Now)
+		fmt.Fprintf(&b, "%s: %s %s %d → %d\n", quote.Name(r.Head), quote.Name(d.Key), d.Figure, d.Peak, d.Now)
 		for _, m := range d.Missing {
-			fmt.Fprintf(&b, "  %s: %s (%s:%d)\n", m.Label(), m.Name, m.Path, m.Line)
+			fmt.Fprintf(&b, "  %s\n", m.Text())
 		}
 	}
 	if r.AcceptCommand != "" {
 		fmt.Fprintf(&b, "  if the tests were removed or switched off on purpose, a person records it: %s\n", r.AcceptCommand)
 	}
 	for _, h := range r.History {
-		fmt.Fprintf(&b, "commit %s %s: %s\n", short(h.Commit), h.Title, h.Reason)
+		fmt.Fprintf(&b, "commit %s %s: %s\n", short(h.Commit), quote.Name(h.Title), quote.Text(h.Reason))
 	}
 	if len(r.History) > 0 {
 		b.WriteString("  a peak may only fall with `sentinel accept` in the same commit\n")
@@ -136,27 +137,54 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	}{r.OK(), r})
 }
 
-// WriteGitHub prints GitHub Actions workflow annotations.
+// GitHub reads a workflow command from each line of a step's output,
+// "::error file=F,line=N,title=T::MESSAGE", and unescapes %25, %0D and %0A
+// in the message and also %3A and %2C in the properties; nothing else. A
+// name that is printed unescaped could end the line and start a command of
+// its own, or end a property early.
+var (
+	ghData     = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
+	ghProperty = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
+)
+
+// ghError writes one error annotation: on a file and line when the path can
+// be given to GitHub as it is, and otherwise, for a path with control
+// characters GitHub cannot take, with the quoted path in the message.
+func ghError(b *strings.Builder, path string, line int, title, msg string) {
+	if path == "" {
+		fmt.Fprintf(b, "::error title=%s::%s\n", ghProperty.Replace(title), ghData.Replace(msg))
+		return
+	}
+	if !quote.Safe(strings.NewReplacer("\r", "", "\n", "").Replace(path)) {
+		fmt.Fprintf(b, "::error title=%s::%s\n", ghProperty.Replace(title), ghData.Replace(quote.Path(path)+": "+msg))
+		return
+	}
+	fmt.Fprintf(b, "::error file=%s,line=%d,title=%s::%s\n", ghProperty.Replace(path), line, ghProperty.Replace(title), ghData.Replace(msg))
+}
+
+// WriteGitHub prints GitHub Actions workflow annotations. Names in the
+// messages are quoted as in the text report, so that an escape sequence
+// in one does not reach the log; file properties carry the real path, so
+// that GitHub puts the annotation on the file.
 func (r *Report) WriteGitHub(w io.Writer) error {
 	var b strings.Builder
-	esc := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
+	const ratchet = "sentinel ratchet"
 	for _, d := range r.Drops {
-		fmt.Fprintf(&b, "::error file=%s,line=1,title=sentinel ratchet::%s\n", coverage.BaselinePath,
-			esc.Replace(fmt.Sprintf("%s %s %d → %d; if intended: %s", d.Key, d.Figure, d.Peak, d.Now, r.AcceptCommand)))
+		ghError(&b, coverage.BaselinePath, 1, ratchet, fmt.Sprintf("%s %s %d → %d; if intended: %s", quote.Name(d.Key), d.Figure, d.Peak, d.Now, r.AcceptCommand))
 		for _, m := range d.Missing {
 			what := "test removed: "
 			if m.Skipped {
 				what = "test skipped: "
 			}
-			fmt.Fprintf(&b, "::error file=%s,line=%d,title=sentinel ratchet::%s\n", m.Path, m.Line, esc.Replace(what+m.Name))
+			ghError(&b, m.Path, m.Line, ratchet, what+quote.Name(m.Name))
 		}
 	}
 	for _, h := range r.History {
-		fmt.Fprintf(&b, "::error file=%s,line=1,title=sentinel ratchet::%s\n", coverage.BaselinePath, esc.Replace("commit "+short(h.Commit)+" "+h.Title+": "+h.Reason))
+		ghError(&b, coverage.BaselinePath, 1, ratchet, "commit "+short(h.Commit)+" "+quote.Name(h.Title)+": "+quote.Text(h.Reason))
 	}
 	for _, f := range r.Attribution {
 		for _, v := range f.Violations {
-			fmt.Fprintf(&b, "::error title=sentinel attribution::%s\n", esc.Replace(fmt.Sprintf("commit %s %s: line %d: %s: %s; fix: %s", f.Source, f.Title, v.Line, v.Rule, v.Reason, v.Fix)))
+			ghError(&b, "", 0, "sentinel attribution", fmt.Sprintf("commit %s %s: line %d: %s: %s; fix: %s", quote.Name(f.Source), quote.Name(f.Title), v.Line, v.Rule, v.Reason, v.Fix))
 		}
 	}
 	if r.OK() {

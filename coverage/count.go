@@ -20,6 +20,7 @@ import (
 	"github.com/gitsentinel/sentinel/config"
 	"github.com/gitsentinel/sentinel/gitrepo"
 	"github.com/gitsentinel/sentinel/internal/atomicfile"
+	"github.com/gitsentinel/sentinel/internal/quote"
 	"github.com/gitsentinel/sentinel/languages"
 	"github.com/gobwas/glob"
 )
@@ -372,7 +373,7 @@ func countOne(ctx context.Context, s *snapshot, c *cache, p *languages.Parser, j
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, "missing from the work tree", false, nil
 		}
-		return nil, "", false, fmt.Errorf("read %s: %w", j.e.path, err)
+		return nil, "", false, fmt.Errorf("read %s: %w", quote.Path(j.e.path), err)
 	}
 	if j.e.blob == "" && s.info != nil {
 		j.e.blob = blobID(src)
@@ -455,7 +456,7 @@ func (ps *progressState) finish() {
 func (c *Counts) WriteList(w io.Writer) error {
 	for _, f := range c.Files {
 		for _, t := range f.Tests {
-			if _, err := fmt.Fprintf(w, "%s:%d\t%s\t%s\t%s\n", f.Path, t.Line, f.Language, t.Name, t.Status); err != nil {
+			if _, err := fmt.Fprintf(w, "%s:%d\t%s\t%s\t%s\n", quote.Path(f.Path), t.Line, f.Language, quote.Name(t.Name), t.Status); err != nil {
 				return err
 			}
 		}
@@ -481,7 +482,7 @@ func CountTargets(ctx context.Context, dir string, targets []string, o Options) 
 		}
 		st, err := os.Stat(abs)
 		if err != nil && o.Mode == WorkTree {
-			return nil, fmt.Errorf("count %s: %w", t, err)
+			return nil, fmt.Errorf("count %s: %w", quote.Path(t), err)
 		}
 		probe := abs
 		if err == nil && !st.IsDir() {
@@ -493,7 +494,7 @@ func CountTargets(ctx context.Context, dir string, targets []string, o Options) 
 		info, err := gitrepo.RepoInfo(ctx, probe)
 		if errors.Is(err, gitrepo.ErrNotRepository) {
 			if o.Mode != WorkTree {
-				return nil, fmt.Errorf("count %s: %w", t, err)
+				return nil, fmt.Errorf("count %s: %w", quote.Path(t), err)
 			}
 			po := o
 			po.Mode, po.Dir, po.Paths = Plain, abs, nil
@@ -508,12 +509,12 @@ func CountTargets(ctx context.Context, dir string, targets []string, o Options) 
 			return nil, err
 		}
 		if repoRoot != "" && repoRoot != info.Root {
-			return nil, fmt.Errorf("count %s: the paths are in different repositories; count each on its own", t)
+			return nil, fmt.Errorf("count %s: the paths are in different repositories; count each on its own", quote.Path(t))
 		}
 		repoRoot = info.Root
 		rel, err := filepath.Rel(info.Root, abs)
 		if err != nil || strings.HasPrefix(rel, "..") {
-			return nil, fmt.Errorf("count %s: outside the repository at %s", t, info.Root)
+			return nil, fmt.Errorf("count %s: outside the repository at %s", quote.Path(t), quote.Path(info.Root))
 		}
 		inRepo = append(inRepo, filepath.ToSlash(rel))
 	}

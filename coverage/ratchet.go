@@ -12,6 +12,7 @@ import (
 
 	"github.com/gitsentinel/sentinel/config"
 	"github.com/gitsentinel/sentinel/gitrepo"
+	"github.com/gitsentinel/sentinel/internal/quote"
 )
 
 // ErrNoBaseline is returned where a baseline is needed and there is none.
@@ -34,6 +35,12 @@ func (m Missing) Label() string {
 		return "skipped"
 	}
 	return "missing"
+}
+
+// Text is the test's line in a report for people: what happened to it, its
+// name and where it is, quoted where they hold control characters.
+func (m Missing) Text() string {
+	return fmt.Sprintf("%s: %s (%s:%d)", m.Label(), quote.Name(m.Name), quote.Path(m.Path), m.Line)
 }
 
 // Drop is a figure below its peak.
@@ -171,9 +178,9 @@ func (r *CheckResult) AcceptCommand() string {
 func (r *CheckResult) WriteText(w io.Writer) error {
 	var b strings.Builder
 	for _, d := range r.Drops {
-		fmt.Fprintf(&b, "%s %s %d → %d (below the peak by %d)\n", d.Key, d.Figure, d.Peak, d.Now, d.Peak-d.Now)
+		fmt.Fprintf(&b, "%s %s %d → %d (below the peak by %d)\n", quote.Name(d.Key), d.Figure, d.Peak, d.Now, d.Peak-d.Now)
 		for _, m := range d.Missing {
-			fmt.Fprintf(&b, "  %s: %s (%s:%d)\n", m.Label(), m.Name, m.Path, m.Line)
+			fmt.Fprintf(&b, "  %s\n", m.Text())
 		}
 		if d.Figure == FigureTests && len(d.Missing) == 0 {
 			b.WriteString("  (no test is missing by name: tests were turned off, or moved to an excluded path)\n")
@@ -197,7 +204,7 @@ func WriteStatus(w io.Writer, c *Counts, b *Baseline) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "row\tfiles\ttests\tskipped\tassertions\tvacuous\tpeak tests\tpeak assertions\tmargin\t")
 	for _, r := range Compare(c, b) {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%+d/%+d\t\n", r.Key, r.Now.Files, r.Now.Tests, r.Now.Skipped,
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%+d/%+d\t\n", quote.Name(r.Key), r.Now.Files, r.Now.Tests, r.Now.Skipped,
 			r.Now.Assertions, r.Now.Vacuous, r.Peak.Tests, r.Peak.Assertions, r.Now.Tests-r.Peak.Tests, r.Now.Assertions-r.Peak.Assertions)
 	}
 	return tw.Flush()

@@ -6,6 +6,8 @@ import (
 	"io"
 	"sort"
 	"text/tabwriter"
+
+	"github.com/gitsentinel/sentinel/internal/quote"
 )
 
 // WriteJSON prints the figures per language and in total, the files with
@@ -49,10 +51,10 @@ func (c *Counts) WriteText(w io.Writer) error {
 		return err
 	}
 	for _, p := range c.ParseErrors() {
-		fmt.Fprintf(w, "parse errors (counted all the same): %s\n", p)
+		fmt.Fprintf(w, "parse errors (counted all the same): %s\n", quote.Path(p))
 	}
 	for _, s := range c.Skipped {
-		fmt.Fprintf(w, "skipped %s: %s\n", s.Path, s.Reason)
+		fmt.Fprintf(w, "skipped %s: %s\n", quote.Path(s.Path), s.Reason)
 	}
 	return nil
 }

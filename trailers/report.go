@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/gitsentinel/sentinel/internal/quote"
 )
 
 // Finding is the policy's verdict on one message: a file, stdin or a commit.
@@ -34,13 +36,13 @@ func (r *Report) OK() bool { return len(r.Findings) == 0 }
 func (r *Report) WriteText(w io.Writer) error {
 	var b strings.Builder
 	for _, f := range r.Findings {
-		head := f.Source
+		head := quote.Path(f.Source)
 		if f.Title != "" {
-			head += " " + f.Title
+			head += " " + quote.Name(f.Title)
 		}
 		fmt.Fprintf(&b, "%s: refused\n", head)
 		for _, v := range f.Violations {
-			fmt.Fprintf(&b, "  line %d: %s\n", v.Line, v.Text)
+			fmt.Fprintf(&b, "  line %d: %s\n", v.Line, quote.Name(v.Text))
 			fmt.Fprintf(&b, "    %s: %s\n", v.Rule, v.Reason)
 			fmt.Fprintf(&b, "    fix: %s\n", v.Fix)
 		}

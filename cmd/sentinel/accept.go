@@ -8,6 +8,7 @@ import (
 
 	"github.com/gitsentinel/sentinel/coverage"
 	"github.com/gitsentinel/sentinel/gitrepo"
+	"github.com/gitsentinel/sentinel/internal/quote"
 	"github.com/gitsentinel/sentinel/trailers"
 	"github.com/urfave/cli/v2"
 )
@@ -65,7 +66,7 @@ func runAccept(c *cli.Context, e *env, o acceptOptions) error {
 	}
 	if len(res.Restaged) > 0 {
 		for _, a := range res.Restaged {
-			fmt.Fprintf(e.stdout, "staged the acceptance an interrupted accept wrote but did not stage: %s, by %s: %s\n", a.At, a.By, a.Reason)
+			fmt.Fprintf(e.stdout, "staged the acceptance an interrupted accept wrote but did not stage: %s, by %s: %s\n", quote.Name(a.At), quote.Name(a.By), quote.Name(a.Reason))
 		}
 		fmt.Fprintf(e.stdout, "staged %s: commit it with the change\n", coverage.BaselinePath)
 		return nil
@@ -73,9 +74,9 @@ func runAccept(c *cli.Context, e *env, o acceptOptions) error {
 	rec := res.Recorded
 	for k, figs := range rec.Lowered {
 		for f, v := range figs {
-			fmt.Fprintf(e.stdout, "lowered %s %s %d → %d\n", k, f, v[0], v[1])
+			fmt.Fprintf(e.stdout, "lowered %s %s %d → %d\n", quote.Name(k), f, v[0], v[1])
 		}
 	}
-	fmt.Fprintf(e.stdout, "recorded by %s: %s\nstaged %s: commit it with the change\n", rec.By, rec.Reason, coverage.BaselinePath)
+	fmt.Fprintf(e.stdout, "recorded by %s: %s\nstaged %s: commit it with the change\n", quote.Name(rec.By), quote.Name(rec.Reason), coverage.BaselinePath)
 	return nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/gitsentinel/sentinel/githooks"
 	"github.com/gitsentinel/sentinel/gitrepo"
 	"github.com/gitsentinel/sentinel/guard"
+	"github.com/gitsentinel/sentinel/internal/quote"
 	"github.com/urfave/cli/v2"
 )
 
@@ -50,7 +51,7 @@ func runDoctor(c *cli.Context, e *env) error {
 	}
 
 	if p, err := exec.LookPath("sentinel"); err == nil {
-		line(true, "sentinel on PATH (%s)", p)
+		line(true, "sentinel on PATH (%s)", quote.Path(p))
 	} else {
 		line(false, "sentinel is not on PATH: hooks and agents fall back to the path captured at install")
 		fixes = append(fixes, upgradeSentinel)
@@ -59,7 +60,7 @@ func runDoctor(c *cli.Context, e *env) error {
 	root, rerr := gitrepo.FindRoot(c.Context, e.dir)
 	if rerr == nil {
 		if _, err := config.Load(root); err != nil {
-			broken("%v", err)
+			broken("%s", quote.Text(err.Error()))
 			fixes = append(fixes, "edit "+config.File+" where the error above points")
 		}
 		statuses, err := githooks.Status(c.Context, e.dir)
@@ -73,12 +74,12 @@ func runDoctor(c *cli.Context, e *env) error {
 			for _, s := range statuses {
 				switch {
 				case s.NotExecutable:
-					line(false, "git hook %s is not executable, so git skips it (%s)", s.Hook, s.Path)
+					line(false, "git hook %s is not executable, so git skips it (%s)", s.Hook, quote.Path(s.Path))
 					missing = true
 				case s.Installed:
-					line(true, "git hook %s (%s)", s.Hook, s.Path)
+					line(true, "git hook %s (%s)", s.Hook, quote.Path(s.Path))
 				case s.Foreign:
-					line(false, "git hook %s is not sentinel's (%s)", s.Hook, s.Path)
+					line(false, "git hook %s is not sentinel's (%s)", s.Hook, quote.Path(s.Path))
 					missing = true
 				default:
 					line(false, "git hook %s", s.Hook)
@@ -120,16 +121,16 @@ func runDoctor(c *cli.Context, e *env) error {
 			hooks, err := guard.InstalledHooks(pl.path)
 			switch {
 			case err != nil:
-				line(false, "%s guard: %v", name, err)
+				line(false, "%s guard: %s", name, quote.Text(err.Error()))
 			case len(hooks) == 0:
 				absent = append(absent, pl)
 			default:
 				installed = true
 				if why := missingBinary(e, hooks); why != "" {
-					line(false, "%s guard (%s): missing binary: %s", name, pl.path, why)
+					line(false, "%s guard (%s): missing binary: %s", name, quote.Path(pl.path), quote.Text(why))
 					fixes = append(fixes, fmt.Sprintf("sentinel guard install --agent %s %s", name, pl.flag))
 				} else {
-					line(true, "%s guard (%s)", name, pl.path)
+					line(true, "%s guard (%s)", name, quote.Path(pl.path))
 				}
 			}
 		}
@@ -140,7 +141,7 @@ func runDoctor(c *cli.Context, e *env) error {
 			// Only agents that are in use here: their settings
 			// directory exists.
 			if _, err := os.Stat(pl.dir); err == nil {
-				line(false, "%s guard (%s)", name, pl.path)
+				line(false, "%s guard (%s)", name, quote.Path(pl.path))
 				fixes = append(fixes, fmt.Sprintf("sentinel guard install --agent %s %s", name, pl.flag))
 			}
 		}
@@ -177,14 +178,14 @@ func checkBaseline(root string, line func(bool, string, ...any), broken func(str
 	data, err := coverage.ReadWorkTreeBaseline(root)
 	switch {
 	case err != nil:
-		broken("baseline %s: %v", coverage.BaselinePath, err)
+		broken("baseline %s: %s", coverage.BaselinePath, quote.Text(err.Error()))
 		return []string{coverage.RestoreBaseline}
 	case data == nil:
 		line(false, "no baseline (%s): the ratchet has no peaks to hold", coverage.BaselinePath)
 		return []string{"sentinel init"}
 	}
 	if _, err := coverage.ParseBaseline(coverage.BaselinePath, data); err != nil {
-		broken("baseline %v", err)
+		broken("baseline %s", quote.Text(err.Error()))
 		var be *coverage.BaselineError
 		switch {
 		case errors.Is(err, coverage.ErrNewerBaseline):

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/gitsentinel/sentinel/internal/quote"
 )
 
 // Exit codes: the only place they are defined.
@@ -54,6 +56,8 @@ func exitCode(err error, stderr io.Writer) int {
 	if errors.As(err, &he) {
 		return he.code
 	}
-	fmt.Fprintf(stderr, "sentinel: %v\n", err)
+	// An error may carry a path or a name from the repository that no one
+	// quoted on the way: the last chance to keep it off the terminal.
+	fmt.Fprintf(stderr, "sentinel: %s\n", quote.Text(err.Error()))
 	return exitError
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/gitsentinel/sentinel/gitrepo"
 	"github.com/gitsentinel/sentinel/guard"
 	"github.com/gitsentinel/sentinel/internal/filelock"
+	"github.com/gitsentinel/sentinel/internal/quote"
 	"github.com/urfave/cli/v2"
 )
 
@@ -100,16 +101,16 @@ func guardExplainCommand(e *env) *cli.Command {
 			d := guard.EvaluateCommand(c.String("command"), env, policy)
 			var b strings.Builder
 			for i, cmd := range d.Commands {
-				fmt.Fprintf(&b, "%d. %s\n", i+1, strings.Join(cmd.Argv, " "))
+				fmt.Fprintf(&b, "%d. %s\n", i+1, quoteWords(cmd.Argv, " "))
 				if len(cmd.Via) > 0 {
-					fmt.Fprintf(&b, "   via: %s\n", strings.Join(cmd.Via, ", "))
+					fmt.Fprintf(&b, "   via: %s\n", quoteWords(cmd.Via, ", "))
 				}
 				for _, w := range cmd.Writes {
-					fmt.Fprintf(&b, "   writes: %s\n", w)
+					fmt.Fprintf(&b, "   writes: %s\n", quote.Path(w))
 				}
 			}
 			for _, f := range d.Findings {
-				fmt.Fprintf(&b, "%s: %s\n", f.Verdict, f.Reason)
+				fmt.Fprintf(&b, "%s: %s\n", f.Verdict, quote.Text(f.Reason))
 			}
 			fmt.Fprintf(&b, "verdict: %s\n", d.Verdict)
 			_, err := io.WriteString(e.stdout, b.String())
@@ -180,20 +181,21 @@ func runGuardInstall(c *cli.Context, e *env, o guardInstallOptions, remove bool)
 	if err != nil {
 		return err
 	}
+	qpath, qbin := quote.Path(path), quote.Path(bin)
 	switch {
 	case !res.Changed && remove:
-		fmt.Fprintf(e.stdout, "%s: the guard was not installed there\n", path)
+		fmt.Fprintf(e.stdout, "%s: the guard was not installed there\n", qpath)
 	case !res.Changed:
-		fmt.Fprintf(e.stdout, "%s: the guard is already installed\n", path)
+		fmt.Fprintf(e.stdout, "%s: the guard is already installed\n", qpath)
 	case remove:
-		fmt.Fprintf(e.stdout, "%s: removed the guard\n", path)
+		fmt.Fprintf(e.stdout, "%s: removed the guard\n", qpath)
 	case o.user:
-		fmt.Fprintf(e.stdout, "%s: installed the guard (runs %s; denies every call if it is missing)\n", path, bin)
+		fmt.Fprintf(e.stdout, "%s: installed the guard (runs %s; denies every call if it is missing)\n", qpath, qbin)
 	default:
-		fmt.Fprintf(e.stdout, "%s: installed the guard (runs %s, else sentinel on PATH; denies every call if neither is there)\n", path, bin)
+		fmt.Fprintf(e.stdout, "%s: installed the guard (runs %s, else sentinel on PATH; denies every call if neither is there)\n", qpath, qbin)
 	}
 	if res.Backup != "" {
-		fmt.Fprintf(e.stdout, "kept the original as %s\n", res.Backup)
+		fmt.Fprintf(e.stdout, "kept the original as %s\n", quote.Path(res.Backup))
 	}
 	if !remove && t.Note != "" {
 		fmt.Fprintln(e.stdout, t.Note)
@@ -274,4 +276,14 @@ func goRunBuild(bin string) bool {
 		}
 	}
 	return false
+}
+
+// quoteWords quotes each word that needs it for people, and joins them
+// with sep.
+func quoteWords(words []string, sep string) string {
+	out := make([]string, len(words))
+	for i, w := range words {
+		out[i] = quote.Name(w)
+	}
+	return strings.Join(out, sep)
 }

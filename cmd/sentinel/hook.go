@@ -6,6 +6,7 @@ import (
 
 	"github.com/gitsentinel/sentinel/coverage"
 	"github.com/gitsentinel/sentinel/githooks"
+	"github.com/gitsentinel/sentinel/internal/quote"
 	"github.com/urfave/cli/v2"
 )
 
@@ -70,7 +71,7 @@ func runHook(c *cli.Context, e *env, o hookOptions) error {
 		if len(res.Temps) > 0 {
 			fmt.Fprintf(e.stderr, "sentinel: this commit adds temporary files that an interrupted sentinel left (they are gone from the work tree now):\n")
 			for _, t := range res.Temps {
-				fmt.Fprintf(e.stderr, "  %s\n", t)
+				fmt.Fprintf(e.stderr, "  %s\n", quote.Path(t))
 			}
 			fmt.Fprintf(e.stderr, "unstage them: run `git rm --cached --quiet -- %s`\n", strings.Join(shellQuoteAll(res.Temps), " "))
 			return &policyError{"temporary files staged"}
@@ -91,7 +92,7 @@ func runHook(c *cli.Context, e *env, o hookOptions) error {
 		if len(res.Lowered) > 0 {
 			fmt.Fprintf(e.stderr, "sentinel: the staged %s lowers peaks that HEAD holds, without `sentinel accept`:\n", coverage.BaselinePath)
 			for _, l := range res.Lowered {
-				fmt.Fprintf(e.stderr, "  %s %s %d → %d\n", l.Key, l.Figure, l.Before, l.After)
+				fmt.Fprintf(e.stderr, "  %s %s %d → %d\n", quote.Name(l.Key), l.Figure, l.Before, l.After)
 			}
 			fmt.Fprintf(e.stderr, "restore HEAD's peaks: run `git checkout HEAD -- %s`; a removal you mean is then accepted with `sentinel accept --reason TEXT`\n", coverage.BaselinePath)
 			return &policyError{"peak lowered by hand"}
@@ -113,7 +114,7 @@ func runHook(c *cli.Context, e *env, o hookOptions) error {
 			return fmt.Errorf("pre-push: %w", err)
 		}
 		for _, f := range failures {
-			fmt.Fprintf(e.stderr, "sentinel: the push of %s to %s %s is refused:\n", f.LocalRef, remote, f.RemoteRef)
+			fmt.Fprintf(e.stderr, "sentinel: the push of %s to %s %s is refused:\n", quote.Name(f.LocalRef), quote.Name(remote), quote.Name(f.RemoteRef))
 			if err := f.Report.WriteText(e.stderr); err != nil {
 				return err
 			}

@@ -8,6 +8,7 @@ import (
 	"github.com/gitsentinel/sentinel/config"
 	"github.com/gitsentinel/sentinel/githooks"
 	"github.com/gitsentinel/sentinel/gitrepo"
+	"github.com/gitsentinel/sentinel/internal/quote"
 	"github.com/urfave/cli/v2"
 )
 
@@ -67,6 +68,6 @@ func hookInstallOptions(_ *cli.Context, e *env, o installOptions) (githooks.Inst
 
 func printActions(e *env, actions []githooks.Action) {
 	for _, a := range actions {
-		fmt.Fprintf(e.stdout, "%-18s %s (%s)\n", a.Hook, a.What, a.Path)
+		fmt.Fprintf(e.stdout, "%-18s %s (%s)\n", a.Hook, a.What, quote.Path(a.Path))
 	}
 }

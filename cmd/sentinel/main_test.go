@@ -35,6 +35,11 @@ func TestScripts(t *testing.T) {
 			e.Setenv("GIT_COMMITTER_EMAIL", "jane@example.com")
 			e.Setenv("GIT_AUTHOR_DATE", "2026-11-29T12:00:00Z")
 			e.Setenv("GIT_COMMITTER_DATE", "2026-11-29T12:00:00Z")
+			// Characters a script cannot type, for file and directory
+			// names: ${NL}, ${TAB}, ${ESC}.
+			e.Setenv("NL", "\n")
+			e.Setenv("TAB", "\t")
+			e.Setenv("ESC", "\x1b")
 			return nil
 		},
 	})

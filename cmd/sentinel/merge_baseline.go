@@ -8,6 +8,7 @@ import (
 
 	"github.com/gitsentinel/sentinel/coverage"
 	"github.com/gitsentinel/sentinel/internal/atomicfile"
+	"github.com/gitsentinel/sentinel/internal/quote"
 	"github.com/urfave/cli/v2"
 )
 
@@ -55,6 +56,6 @@ func runMergeBaseline(e *env, basePath, oursPath, theirsPath string) error {
 }
 
 func mergeConflict(e *env, err error) error {
-	fmt.Fprintf(e.stderr, "sentinel: cannot merge %s: %v\nsentinel: resolve the conflict by hand, then check it with `sentinel check`\n", coverage.BaselinePath, err)
+	fmt.Fprintf(e.stderr, "sentinel: cannot merge %s: %v\nsentinel: resolve the conflict by hand, then check it with `sentinel check`\n", coverage.BaselinePath, quote.Text(err.Error()))
 	return &policyError{"merge conflict"}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gitsentinel/sentinel/internal/atomicfile"
+	"github.com/gitsentinel/sentinel/internal/quote"
 	"github.com/gitsentinel/sentinel/trailers"
 	"github.com/urfave/cli/v2"
 )
@@ -83,7 +84,7 @@ func runTrailersCheck(c *cli.Context, e *env, o trailersCheckOptions) error {
 				return err
 			}
 			for _, ed := range out.Edits {
-				fmt.Fprintf(e.stderr, "%s: %s\n", o.file, ed)
+				fmt.Fprintf(e.stderr, "%s: %s\n", quote.Path(o.file), quote.Name(ed))
 			}
 		}
 	}
