@@ -101,6 +101,9 @@ func (r *Report) WriteText(w io.Writer) error {
 	var b strings.Builder
 	for _, d := range r.Drops {
 		fmt.Fprintf(&b, "%s: %s %s %d → %d\n", quote.Name(r.Head), quote.Name(d.Key), d.Figure, d.Peak, d.Now)
+		for _, u := range d.Uncounted {
+			fmt.Fprintf(&b, "  %s\n", u.Sentence())
+		}
 		for _, m := range d.Missing {
 			fmt.Fprintf(&b, "  %s\n", m.Text())
 		}
@@ -171,6 +174,9 @@ func (r *Report) WriteGitHub(w io.Writer) error {
 	const ratchet = "sentinel ratchet"
 	for _, d := range r.Drops {
 		ghError(&b, coverage.BaselinePath, 1, ratchet, fmt.Sprintf("%s %s %d → %d; if intended: %s", quote.Name(d.Key), d.Figure, d.Peak, d.Now, r.AcceptCommand))
+		for _, u := range d.Uncounted {
+			ghError(&b, u.Path, 1, ratchet, u.Sentence())
+		}
 		for _, m := range d.Missing {
 			what := "test removed: "
 			if m.Skipped {

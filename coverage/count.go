@@ -15,7 +15,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"unicode/utf8"
 
 	"github.com/gitsentinel/sentinel/config"
 	"github.com/gitsentinel/sentinel/gitrepo"
@@ -74,9 +73,23 @@ type File struct {
 type SkippedFile struct {
 	// Path is the slash path.
 	Path string `json:"path"`
-	// Reason says why: binary, not UTF-8, too large, symlink, submodule,
+	// Reason says why: binary, not UTF-8 (or not the encoding it
+	// declares), too large, too slow to parse, symlink, submodule,
 	// missing.
 	Reason string `json:"reason"`
+	// Content reports a file skipped for what it holds (binary, not text,
+	// too large, too slow to parse), not for what it is (a symlink, a
+	// submodule, missing): its tests are there, and are not counted.
+	Content bool `json:"-"`
+	// Cause says what became of a file that held tests before, completing
+	// "<path> …, so its tests are not counted".
+	Cause string `json:"-"`
+}
+
+// skip records why a candidate file was not counted; cause completes
+// "<path> …" in the report of a drop.
+func skip(path, reason, cause string, content bool) SkippedFile {
+	return SkippedFile{Path: path, Reason: reason, Cause: cause, Content: content}
 }
 
 // Figures are the counts of one language, or of all.
@@ -259,10 +272,10 @@ func Count(ctx context.Context, o Options) (*Counts, error) {
 		}
 		switch e.mode {
 		case "120000":
-			out.Skipped = append(out.Skipped, SkippedFile{e.path, "symlink"})
+			out.Skipped = append(out.Skipped, skip(e.path, "symlink", "is now a symbolic link", false))
 			continue
 		case "160000":
-			out.Skipped = append(out.Skipped, SkippedFile{e.path, "submodule"})
+			out.Skipped = append(out.Skipped, skip(e.path, "submodule", "is now a submodule", false))
 			continue
 		}
 		if e.blob != "" {
@@ -275,7 +288,7 @@ func Count(ctx context.Context, o Options) (*Counts, error) {
 		jobs = append(jobs, job{e: e, lang: l, idx: i})
 	}
 
-	skipped := make([]string, len(s.entries))
+	skipped := make([]*SkippedFile, len(s.entries))
 	hits, err := parseAll(ctx, s, c, jobs, results, skipped, &o)
 	if err != nil {
 		return nil, err
@@ -284,8 +297,8 @@ func Count(ctx context.Context, o Options) (*Counts, error) {
 	out.Cached += hits
 	for i := range s.entries {
 		switch {
-		case skipped[i] != "":
-			out.Skipped = append(out.Skipped, SkippedFile{s.entries[i].path, skipped[i]})
+		case skipped[i] != nil:
+			out.Skipped = append(out.Skipped, *skipped[i])
 		case results[i] != nil && !results[i].Filtered:
 			out.Files = append(out.Files, File{Path: s.entries[i].path, Result: results[i]})
 		}
@@ -301,7 +314,7 @@ func Count(ctx context.Context, o Options) (*Counts, error) {
 // parseAll reads and parses the jobs on one worker per CPU, each with its
 // own parser. It returns how many jobs the cache answered once their
 // content was hashed.
-func parseAll(ctx context.Context, s *snapshot, c *cache, jobs []job, results []*languages.Result, skipped []string, o *Options) (int, error) {
+func parseAll(ctx context.Context, s *snapshot, c *cache, jobs []job, results []*languages.Result, skipped []*SkippedFile, o *Options) (int, error) {
 	if len(jobs) == 0 {
 		return 0, nil
 	}
@@ -330,7 +343,7 @@ func parseAll(ctx context.Context, s *snapshot, c *cache, jobs []job, results []
 			}
 			defer p.Close()
 			for j := range ch {
-				r, reason, hit, err := countOne(ctx, s, c, p, j)
+				r, sk, hit, err := countOne(ctx, s, c, p, j)
 				if hit {
 					hits.Add(1)
 				}
@@ -341,7 +354,7 @@ func parseAll(ctx context.Context, s *snapshot, c *cache, jobs []job, results []
 					}
 					mu.Unlock()
 				}
-				results[j.idx], skipped[j.idx] = r, reason
+				results[j.idx], skipped[j.idx] = r, sk
 				if r != nil && j.e.blob != "" && !hit {
 					c.put(cacheKey(j.lang.Name, path.Ext(j.e.path), j.e.blob), r)
 				}
@@ -367,39 +380,56 @@ func parseAll(ctx context.Context, s *snapshot, c *cache, jobs []job, results []
 // reason instead of a result; only a failure of sentinel itself is an error.
 // A work-tree file that git reports changed is often not (an edit undone, a
 // touch): once hashed, the cache may know it, and hit reports that.
-func countOne(ctx context.Context, s *snapshot, c *cache, p *languages.Parser, j job) (r *languages.Result, reason string, hit bool, err error) {
+func countOne(ctx context.Context, s *snapshot, c *cache, p *languages.Parser, j job) (r *languages.Result, skipped *SkippedFile, hit bool, err error) {
+	why := func(reason, cause string, content bool) *SkippedFile {
+		sf := skip(j.e.path, reason, cause, content)
+		return &sf
+	}
 	src, err := s.read(ctx, j.e)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, "missing from the work tree", false, nil
+			return nil, why("missing from the work tree", "is missing from the work tree", false), false, nil
 		}
-		return nil, "", false, fmt.Errorf("read %s: %w", quote.Path(j.e.path), err)
+		return nil, nil, false, fmt.Errorf("read %s: %w", quote.Path(j.e.path), err)
 	}
 	if j.e.blob == "" && s.info != nil {
 		j.e.blob = blobID(src)
 		if r := c.get(cacheKey(j.lang.Name, path.Ext(j.e.path), j.e.blob)); r != nil {
-			return r, "", true, nil
+			return r, nil, true, nil
 		}
 	}
 	switch {
 	case len(src) > MaxFileSize:
-		return nil, fmt.Sprintf("larger than %d MiB", MaxFileSize>>20), false, nil
+		limit := fmt.Sprintf("larger than %d MiB", MaxFileSize>>20)
+		return nil, why(limit, "is now "+limit, true), false, nil
 	case isBinary(src):
-		return nil, "binary", false, nil
-	case !utf8.Valid(src):
-		return nil, "not valid UTF-8", false, nil
+		return nil, why("binary", "is now binary (a NUL byte in its first 8000 bytes)", true), false, nil
 	}
-	if !j.lang.Prefilter(src) {
-		return &languages.Result{Language: j.lang.Name, Filtered: true}, "", false, nil
-	}
-	r, err = p.Count(ctx, j.lang, j.e.path, src)
-	if errors.Is(err, languages.ErrParseTimeout) {
-		return nil, fmt.Sprintf("the %s parser gave up on it after %v", j.lang.Name, p.Timeout), false, nil
+	text, err := j.lang.Text(src)
+	var ee *languages.EncodingError
+	if errors.As(err, &ee) {
+		cause := "is now " + ee.Error()
+		if !ee.Unsupported && !ee.BOM {
+			// "not valid UTF-8": "is no longer valid UTF-8".
+			cause = "is no longer " + strings.TrimPrefix(ee.Error(), "not ")
+		}
+		return nil, why(ee.Error(), cause, true), false, nil
 	}
 	if err != nil {
-		return nil, "", false, err
+		return nil, nil, false, fmt.Errorf("read %s: %w", quote.Path(j.e.path), err)
 	}
-	return r, "", false, nil
+	if !j.lang.Prefilter(text) {
+		return &languages.Result{Language: j.lang.Name, Filtered: true}, nil, false, nil
+	}
+	r, err = p.Count(ctx, j.lang, j.e.path, text)
+	if errors.Is(err, languages.ErrParseTimeout) {
+		return nil, why(fmt.Sprintf("the %s parser gave up on it after %v", j.lang.Name, p.Timeout),
+			fmt.Sprintf("can no longer be parsed in time (the %s parser gave up on it after %v)", j.lang.Name, p.Timeout), true), false, nil
+	}
+	if err != nil {
+		return nil, nil, false, err
+	}
+	return r, nil, false, nil
 }
 
 // progressState drives a Progress that appears only once the scan has

@@ -226,3 +226,81 @@ func TestProgress(t *testing.T) {
 		t.Errorf("progress: %+v", p)
 	}
 }
+
+// TestDropPutsTestsDownToUncountableFiles checks that the tests of a file
+// that can no longer be counted are put down to the file, with what became
+// of it, and not reported missing one by one.
+func TestDropPutsTestsDownToUncountableFiles(t *testing.T) {
+	gittest.Isolate(t)
+	dir := t.TempDir()
+	run(t, dir, nil, "init", "-q")
+	goTests := func(names ...string) string {
+		src := "package a\nimport \"testing\"\n"
+		for _, n := range names {
+			src += "func " + n + "(t *testing.T) { t.Error(\"x\") }\n"
+		}
+		return src
+	}
+	files := map[string]string{
+		"bin_test.go":  goTests("TestBin1", "TestBin2"),
+		"enc_test.go":  goTests("TestEnc"),
+		"big_test.go":  goTests("TestBig"),
+		"link_test.go": goTests("TestLink"),
+		"gone_test.go": goTests("TestGone"),
+		"edit_test.go": goTests("TestKept", "TestCut"),
+	}
+	for p, src := range files {
+		write(t, dir, p, src)
+	}
+	run(t, dir, nil, "add", "-A")
+	c := count(t, Options{Dir: dir, Mode: WorkTree})
+	write(t, dir, BaselinePath, string(NewBaseline(c).Marshal()))
+	run(t, dir, nil, "add", "-A")
+	run(t, dir, nil, "commit", "-q", "-m", "tests")
+
+	write(t, dir, "bin_test.go", files["bin_test.go"]+"\x00")
+	write(t, dir, "enc_test.go", files["enc_test.go"]+"// caf\xe9\n")
+	write(t, dir, "big_test.go", files["big_test.go"]+"//"+strings.Repeat("x", MaxFileSize)+"\n")
+	os.Remove(filepath.Join(dir, "link_test.go"))
+	if err := os.Symlink("edit_test.go", filepath.Join(dir, "link_test.go")); err != nil {
+		t.Fatal(err)
+	}
+	run(t, dir, nil, "add", "-A")
+	os.Remove(filepath.Join(dir, "gone_test.go"))
+	write(t, dir, "edit_test.go", goTests("TestKept"))
+
+	res, err := Check(context.Background(), Options{Dir: dir, Mode: WorkTree})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	var missing []string
+	for _, d := range res.Drops {
+		for _, u := range d.Uncounted {
+			got = append(got, u.Sentence()+" "+strings.Join(u.Tests, ","))
+		}
+		for _, m := range d.Missing {
+			missing = append(missing, m.Text())
+		}
+	}
+	want := []string{
+		"big_test.go is now larger than 8 MiB, so its test is not counted TestBig",
+		"bin_test.go is now binary (a NUL byte in its first 8000 bytes), so its 2 tests are not counted TestBin1,TestBin2",
+		"enc_test.go is no longer valid UTF-8, so its test is not counted TestEnc",
+		"gone_test.go is missing from the work tree, so its test is not counted TestGone",
+		"link_test.go is now a symbolic link, so its test is not counted TestLink",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("uncounted:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if len(missing) != 1 || missing[0] != "missing: TestCut (edit_test.go:4)" {
+		t.Errorf("missing: %q, want only TestCut", missing)
+	}
+	var text strings.Builder
+	if err := res.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "  bin_test.go is now binary") || strings.Contains(text.String(), "missing: TestBin1") {
+		t.Errorf("report:\n%s", text.String())
+	}
+}

@@ -43,6 +43,29 @@ func (m Missing) Text() string {
 	return fmt.Sprintf("%s: %s (%s:%d)", m.Label(), quote.Name(m.Name), quote.Path(m.Path), m.Line)
 }
 
+// Uncounted is a file whose tests the reference snapshot counts and the
+// checked one cannot, because the file itself can no longer be counted: it
+// turned binary, stopped being valid text, grew past the size limit. Its
+// tests are still there; the report names the file, not each test.
+type Uncounted struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+	// Tests are the names of the tests the reference counted there that
+	// the checked snapshot has nowhere else.
+	Tests []string `json:"tests"`
+
+	cause string
+}
+
+// Sentence says what became of the file and what it costs, for people.
+func (u Uncounted) Sentence() string {
+	what := "its test is"
+	if len(u.Tests) != 1 {
+		what = fmt.Sprintf("its %d tests are", len(u.Tests))
+	}
+	return fmt.Sprintf("%s %s, so %s not counted", quote.Path(u.Path), u.cause, what)
+}
+
 // Drop is a figure below its peak.
 type Drop struct {
 	Key     string    `json:"key"`
@@ -50,6 +73,9 @@ type Drop struct {
 	Peak    int       `json:"peak"`
 	Now     int       `json:"now"`
 	Missing []Missing `json:"missing,omitempty"`
+	// Uncounted are the files whose tests went uncounted, in place of
+	// those tests in Missing.
+	Uncounted []Uncounted `json:"uncounted,omitempty"`
 }
 
 // CheckResult is the ratchet's verdict on a snapshot.
@@ -106,7 +132,8 @@ func Check(ctx context.Context, o Options) (*CheckResult, error) {
 }
 
 // findMissing diffs the test lists with the reference snapshot. A test that
-// moved to another file, or that only changed line, is not missing.
+// moved to another file, or that only changed line, is not missing; one in
+// a file this snapshot could not count is put down to that file.
 func (r *CheckResult) findMissing(ctx context.Context, o Options) error {
 	ref := Options{Dir: o.Dir, Mode: Rev, Rev: "HEAD", Excludes: o.Excludes, Paths: o.Paths, Scopes: o.Scopes}
 	if o.Mode == Rev {
@@ -131,6 +158,10 @@ func (r *CheckResult) findMissing(ctx context.Context, o Options) error {
 			}
 		}
 	}
+	uncountable := map[string]SkippedFile{}
+	for _, sf := range r.Counts.Skipped {
+		uncountable[sf.Path] = sf
+	}
 	for i := range r.Drops {
 		d := &r.Drops[i]
 		if d.Figure != FigureTests {
@@ -140,6 +171,8 @@ func (r *CheckResult) findMissing(ctx context.Context, o Options) error {
 			if rc.RowKey(f.Path, f.Language) != d.Key {
 				continue
 			}
+			sf, uncounted := uncountable[f.Path]
+			var lost *Uncounted
 			for _, t := range f.Tests {
 				if t.Status != "active" {
 					continue
@@ -154,7 +187,15 @@ func (r *CheckResult) findMissing(ctx context.Context, o Options) error {
 					skipped[k] = sk[1:]
 					continue
 				}
-				d.Missing = append(d.Missing, Missing{Name: t.Name, Path: f.Path, Line: t.Line})
+				if !uncounted {
+					d.Missing = append(d.Missing, Missing{Name: t.Name, Path: f.Path, Line: t.Line})
+					continue
+				}
+				if lost == nil {
+					d.Uncounted = append(d.Uncounted, Uncounted{Path: f.Path, Reason: sf.Reason, Tests: []string{}, cause: sf.Cause})
+					lost = &d.Uncounted[len(d.Uncounted)-1]
+				}
+				lost.Tests = append(lost.Tests, t.Name)
 			}
 		}
 	}
@@ -179,10 +220,13 @@ func (r *CheckResult) WriteText(w io.Writer) error {
 	var b strings.Builder
 	for _, d := range r.Drops {
 		fmt.Fprintf(&b, "%s %s %d → %d (below the peak by %d)\n", quote.Name(d.Key), d.Figure, d.Peak, d.Now, d.Peak-d.Now)
+		for _, u := range d.Uncounted {
+			fmt.Fprintf(&b, "  %s\n", u.Sentence())
+		}
 		for _, m := range d.Missing {
 			fmt.Fprintf(&b, "  %s\n", m.Text())
 		}
-		if d.Figure == FigureTests && len(d.Missing) == 0 {
+		if d.Figure == FigureTests && len(d.Missing) == 0 && len(d.Uncounted) == 0 {
 			b.WriteString("  (no test is missing by name: tests were turned off, or moved to an excluded path)\n")
 		}
 	}

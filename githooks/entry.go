@@ -153,6 +153,11 @@ type PreCommitResult struct {
 	// index lacks, found when the commit is refused: an accept stopped
 	// before it staged its work.
 	Unstaged []coverage.Acceptance
+	// Uncountable are the test files this commit stages that cannot be
+	// counted for what they hold (binary, not text in their encoding, too
+	// large): their tests are in the commit and not in the counts, which
+	// a person should hear of even when the commit passes.
+	Uncountable []coverage.SkippedFile
 }
 
 // OK reports whether the commit may go ahead.
@@ -190,7 +195,7 @@ func PreCommit(ctx context.Context, dir string) (*PreCommitResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &PreCommitResult{Check: res, Temps: res.Counts.Temps}
+	out := &PreCommitResult{Check: res, Temps: res.Counts.Temps, Uncountable: stagedUncountable(ctx, res.Counts)}
 	if len(out.Temps) > 0 {
 		return out, nil
 	}
@@ -227,4 +232,31 @@ func PreCommit(ctx context.Context, dir string) (*PreCommitResult, error) {
 		}
 	}
 	return out, nil
+}
+
+// stagedUncountable returns the files of an index's count skipped for what
+// they hold that the commit changes; a file that was skipped before is the
+// concern of the commit that staged it. Without HEAD to compare with, every
+// such file is new.
+func stagedUncountable(ctx context.Context, c *coverage.Counts) []coverage.SkippedFile {
+	var out []coverage.SkippedFile
+	for _, sf := range c.Skipped {
+		if sf.Content {
+			out = append(out, sf)
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	changed, ok := gitrepo.StagedFiles(ctx, c.Root)
+	if !ok {
+		return out
+	}
+	kept := out[:0]
+	for _, sf := range out {
+		if changed[sf.Path] {
+			kept = append(kept, sf)
+		}
+	}
+	return kept
 }

@@ -68,6 +68,7 @@ func runHook(c *cli.Context, e *env, o hookOptions) error {
 		if err != nil {
 			return fmt.Errorf("pre-commit: %w", err)
 		}
+		warnUncountable(e, res)
 		if len(res.Temps) > 0 {
 			fmt.Fprintf(e.stderr, "sentinel: this commit adds temporary files that an interrupted sentinel left (they are gone from the work tree now):\n")
 			for _, t := range res.Temps {
@@ -125,4 +126,24 @@ func runHook(c *cli.Context, e *env, o hookOptions) error {
 		return nil
 	}
 	return &usageError{fmt.Errorf("unknown hook %q: sentinel handles %s", o.name, strings.Join(githooks.Names, ", "))}
+}
+
+// warnUncountable names the staged test files that cannot be counted, on
+// stderr, whether or not the commit passes: their tests are not in the
+// counts, and without a word the commit would pass in silence. A file a
+// drop already puts down to its cause is not named twice.
+func warnUncountable(e *env, res *githooks.PreCommitResult) {
+	named := map[string]bool{}
+	if res.Check != nil {
+		for _, d := range res.Check.Drops {
+			for _, u := range d.Uncounted {
+				named[u.Path] = true
+			}
+		}
+	}
+	for _, sf := range res.Uncountable {
+		if !named[sf.Path] {
+			fmt.Fprintf(e.stderr, "sentinel: warning: %s is not counted (%s): the tests in it are not in the counts\n", quote.Path(sf.Path), sf.Reason)
+		}
+	}
 }
