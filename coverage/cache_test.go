@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
 
@@ -47,6 +48,44 @@ func TestOddCacheIsAMiss(t *testing.T) {
 			}
 			if d := time.Since(start); d > 10*time.Second {
 				t.Errorf("took %v", d)
+			}
+		})
+	}
+}
+
+// TestOddWorkTreeFile: a tracked test file replaced by a link to /dev/zero
+// or by a FIFO is skipped with the cause, promptly; it is never read
+// through or waited on.
+func TestOddWorkTreeFile(t *testing.T) {
+	for _, tc := range []struct {
+		name, cause string
+		make        func(p string) error
+	}{
+		{"link", "a symbolic link", func(p string) error { return os.Symlink("/dev/zero", p) }},
+		{"fifo", "not a regular file", func(p string) error { return syscall.Mkfifo(p, 0o644) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := newRepo(t)
+			p := filepath.Join(dir, "a_test.go")
+			os.Remove(p)
+			if err := tc.make(p); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan *Counts, 1)
+			go func() { done <- count(t, Options{Dir: dir, Mode: WorkTree}) }()
+			select {
+			case c := <-done:
+				found := false
+				for _, s := range c.Skipped {
+					if s.Path == "a_test.go" && s.Reason == tc.cause {
+						found = true
+					}
+				}
+				if !found {
+					t.Errorf("a_test.go not skipped as %q: %+v", tc.cause, c.Skipped)
+				}
+			case <-time.After(20 * time.Second):
+				t.Fatal("the count hung")
 			}
 		})
 	}

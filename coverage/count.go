@@ -387,8 +387,15 @@ func countOne(ctx context.Context, s *snapshot, c *cache, p *languages.Parser, j
 	}
 	src, err := s.read(ctx, j.e)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
+		var le *atomicfile.LinkError
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
 			return nil, why("missing from the work tree", "is missing from the work tree", false), false, nil
+		case errors.Is(err, atomicfile.ErrTooLarge):
+			limit := fmt.Sprintf("larger than %d MiB", MaxFileSize>>20)
+			return nil, why(limit, "is now "+limit, true), false, nil
+		case errors.As(err, &le):
+			return nil, why(le.What, "is now "+le.What, false), false, nil
 		}
 		return nil, nil, false, fmt.Errorf("read %s: %w", quote.Path(j.e.path), err)
 	}

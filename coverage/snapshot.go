@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/gitsentinel/sentinel/gitrepo"
+	"github.com/gitsentinel/sentinel/internal/atomicfile"
 )
 
 // Mode is which snapshot of a repository to count.
@@ -64,7 +65,12 @@ func (s *snapshot) close() {
 // from the index, the blob id computed as git computes it.
 func (s *snapshot) read(ctx context.Context, e *entry) ([]byte, error) {
 	if e.onDisk != "" {
-		return os.ReadFile(e.onDisk)
+		// A work-tree file is someone else's content: a link to /dev/zero
+		// or a FIFO where a test file was must not hang or exhaust memory.
+		if s.info != nil {
+			return atomicfile.ReadIn(s.root, e.path, MaxFileSize)
+		}
+		return atomicfile.ReadFile(e.onDisk, MaxFileSize)
 	}
 	return s.objects.ReadBlob(ctx, e.blob)
 }
