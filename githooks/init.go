@@ -15,8 +15,14 @@ import (
 	"github.com/gitsentinel/sentinel/internal/filelock"
 )
 
-// attributesLine maps the baseline to sentinel's merge driver.
-const attributesLine = coverage.BaselinePath + " merge=sentinel"
+// attributesLine maps the baseline to sentinel's merge driver, and keeps
+// git from converting its line ends (core.autocrlf, eol=crlf): the
+// baseline is read only in the exact form sentinel writes.
+const attributesLine = coverage.BaselinePath + " merge=sentinel -text"
+
+// oldAttributesLines are the lines earlier releases wrote, which init
+// replaces in place.
+var oldAttributesLines = []string{coverage.BaselinePath + " merge=sentinel"}
 
 // mergeDriver is the local git configuration of the baseline merge driver.
 var mergeDriver = [][2]string{
@@ -53,6 +59,13 @@ func Init(ctx context.Context, o InitOptions) (*InitResult, error) {
 		return nil, err
 	}
 	res := &InitResult{}
+	// Refuse a link anywhere init writes before writing anything, so that a
+	// hostile repository does not leave a half set-up one behind.
+	for _, rel := range []string{config.File, coverage.BaselinePath, ".gitattributes"} {
+		if _, _, err := atomicfile.Lstat(info.Root, rel); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+	}
 
 	wroteConfig, err := writeOnce(ctx, info, config.File, []byte(config.Template))
 	if err != nil {
@@ -110,7 +123,7 @@ func Init(ctx context.Context, o InitOptions) (*InitResult, error) {
 		}
 	}
 
-	added, err := ensureLine(ctx, info, ".gitattributes", attributesLine)
+	added, err := ensureLine(ctx, info, ".gitattributes", attributesLine, oldAttributesLines)
 	if err != nil {
 		return nil, err
 	}
@@ -159,11 +172,12 @@ func writeOnce(ctx context.Context, info *gitrepo.Info, rel string, data []byte)
 }
 
 // ensureLine appends line to a text file below the root (creating it)
-// unless a line equal to it, spaces aside, is already there. It reads and
-// writes under the repository's lock, so that two runs at once do not
-// lose a line; the file is replaced atomically and keeps its mode, and
-// nothing else in it changes.
-func ensureLine(ctx context.Context, info *gitrepo.Info, rel, line string) (bool, error) {
+// unless a line equal to it, spaces aside, is already there; a line equal
+// to one of old is replaced by it where it stands. It reads and writes
+// under the repository's lock, so that two runs at once do not lose a
+// line; the file is replaced atomically and keeps its mode, and nothing
+// else in it changes.
+func ensureLine(ctx context.Context, info *gitrepo.Info, rel, line string, old []string) (bool, error) {
 	unlock, err := filelock.Repository(ctx, info.CommonDir)
 	if err != nil {
 		return false, err
@@ -173,18 +187,28 @@ func ensureLine(ctx context.Context, info *gitrepo.Info, rel, line string) (bool
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return false, err
 	}
-	want := strings.Join(strings.Fields(line), " ")
-	for _, l := range strings.Split(string(cur), "\n") {
-		if strings.Join(strings.Fields(l), " ") == want {
+	norm := func(l string) string { return strings.Join(strings.Fields(l), " ") }
+	lines := strings.SplitAfter(string(cur), "\n")
+	replaced := false
+	for i, l := range lines {
+		if norm(l) == norm(line) {
 			return false, nil
+		}
+		for _, o := range old {
+			if !replaced && norm(l) == norm(o) {
+				lines[i] = line + l[len(strings.TrimRight(l, "\r\n")):]
+				replaced = true
+			}
 		}
 	}
 	var out bytes.Buffer
-	out.Write(cur)
-	if len(cur) > 0 && cur[len(cur)-1] != '\n' {
-		out.WriteByte('\n')
+	out.WriteString(strings.Join(lines, ""))
+	if !replaced {
+		if len(cur) > 0 && cur[len(cur)-1] != '\n' {
+			out.WriteByte('\n')
+		}
+		out.WriteString(line + "\n")
 	}
-	out.WriteString(line + "\n")
 	return true, atomicfile.WriteIn(info.Root, rel, out.Bytes(), atomicfile.Options{Perm: 0o644})
 }
 
