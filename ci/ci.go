@@ -115,7 +115,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(&b, "commit %s %s: %s\n", short(h.Commit), quote.Name(h.Title), quote.Text(h.Reason))
 	}
 	if len(r.History) > 0 {
-		b.WriteString("  a peak may only fall with `sentinel accept` in the same commit\n")
+		b.WriteString("  a peak may only fall, and a test may only go, with `sentinel accept` in the same commit\n")
 	}
 	tr := &trailers.Report{Checked: r.Checked, Findings: r.Attribution, Commits: true}
 	if len(r.Attribution) > 0 {

@@ -238,7 +238,12 @@ func Count(ctx context.Context, o Options) (*Counts, error) {
 		return nil, err
 	}
 	defer s.close()
+	return countSnapshot(ctx, s, o)
+}
 
+// countSnapshot counts the files of an open snapshot.
+func countSnapshot(ctx context.Context, s *snapshot, o Options) (*Counts, error) {
+	var err error
 	var c *cache
 	if s.info != nil {
 		c = openCache(s.info.CommonDir)

@@ -18,6 +18,11 @@ type HistoryIssue struct {
 	Figure string `json:"figure,omitempty"`
 	Before int    `json:"before"`
 	After  int    `json:"after"`
+	// Test, Path, Line and Cause name a test the commit lost.
+	Test   string `json:"test,omitempty"`
+	Path   string `json:"path,omitempty"`
+	Line   int    `json:"line,omitempty"`
+	Cause  string `json:"cause,omitempty"`
 	Reason string `json:"reason"`
 }
 
@@ -47,6 +52,7 @@ func CheckHistory(ctx context.Context, root string, commits []gitrepo.Commit) ([
 		return ParseBaseline(rev[:min(12, len(rev))]+":"+BaselinePath, data)
 	}
 	var issues []HistoryIssue
+	var opts *Options
 	for _, c := range commits {
 		title := firstLine(c.Message)
 		cur, err := parse(c.Hash)
@@ -68,6 +74,27 @@ func CheckHistory(ctx context.Context, root string, commits []gitrepo.Commit) ([
 		for _, l := range Lowered(ref, cur) {
 			issues = append(issues, HistoryIssue{Commit: c.Hash, Title: title, Key: l.Key, Figure: l.Figure, Before: l.Before, After: l.After,
 				Reason: fmt.Sprintf("the peak of %s %s fell from %d to %d without an acceptance in the same commit", l.Key, l.Figure, l.Before, l.After)})
+		}
+		if len(c.Parents) == 0 {
+			continue
+		}
+		// Tests the commit loses by name, though its totals hold: the same
+		// rule the pre-commit hook applies, commit by commit, so that
+		// --no-verify does not get one through.
+		if opts == nil {
+			o, _, err := ProjectOptions(ctx, root, Rev, "")
+			if err != nil {
+				return nil, err
+			}
+			opts = &o
+		}
+		ls, err := CommitLosses(ctx, *opts, c.Hash, c.Parents[0], cur, ref)
+		if err != nil {
+			return nil, err
+		}
+		for _, l := range ls {
+			issues = append(issues, HistoryIssue{Commit: c.Hash, Title: title, Key: l.Language, Test: l.Name, Path: l.Path, Line: l.Line, Cause: l.Cause,
+				Reason: l.Text() + ", and the commit adds no acceptance that names it"})
 		}
 	}
 	return issues, nil

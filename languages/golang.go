@@ -141,6 +141,7 @@ func analyzeGo(f *File) {
 	})
 	for _, fc := range fails {
 		if goResolvesToTesting(scopes, fc) {
+			f.at = fc.at
 			f.Assert(false)
 		}
 	}

@@ -125,6 +125,7 @@ func analyzeRust(f *File) {
 	})
 	for _, a := range asserts {
 		if testDir || rustInRegion(regions, a.at) {
+			f.at = a.at
 			f.Assert(a.vacuous)
 		}
 	}

@@ -77,6 +77,9 @@ func runAccept(c *cli.Context, e *env, o acceptOptions) error {
 			fmt.Fprintf(e.stdout, "lowered %s %s %d → %d\n", quote.Name(k), f, v[0], v[1])
 		}
 	}
+	for _, t := range rec.Tests {
+		fmt.Fprintf(e.stdout, "lets go %s %s (%s)\n", t.Language, quote.Name(t.Name), quote.Path(t.Path))
+	}
 	fmt.Fprintf(e.stdout, "recorded by %s: %s\nstaged %s: commit it with the change\n", quote.Name(rec.By), quote.Name(rec.Reason), coverage.BaselinePath)
 	return nil
 }
