@@ -60,30 +60,15 @@ type identityOf struct {
 //   - otherwise it is missing.
 //
 // Files the snapshot does not change hold the same tests on both sides.
-func losses(ctx context.Context, o Options, c *Counts) ([]Loss, string, error) {
+func losses(ctx context.Context, o Options, c *Counts, pending *changesRun) ([]Loss, string, error) {
 	if c.CommonDir == "" || o.Mode == Plain {
 		return nil, "", nil
 	}
-	var argv []string
-	var revs []string
-	ref := "HEAD"
-	switch o.Mode {
-	case Index:
-		argv = gitrepo.ArgvChangesStaged
-	case WorkTree:
-		argv = gitrepo.ArgvChangesWorkTree
-	case Rev:
-		ref = o.Rev + "^"
-		argv, revs = gitrepo.ArgvChangesCommit, []string{ref, o.Rev}
+	if pending == nil {
+		pending = startChanges(ctx, o, c.Root)
 	}
-	changes, err := gitrepo.Changes(ctx, c.Root, argv, revs...)
-	if err != nil {
-		// No reference (a first commit, an unborn branch, a root commit):
-		// nothing can have been lost.
-		var ee *gitrepo.ExitError
-		if errors.As(err, &ee) {
-			return nil, "", nil
-		}
+	changes, ref, err := pending.wait()
+	if err != nil || changes == nil {
 		return nil, "", err
 	}
 	var after func() ([]File, error)
@@ -102,14 +87,16 @@ func losses(ctx context.Context, o Options, c *Counts) ([]Loss, string, error) {
 			return fs, nil
 		}
 	}
-	ls, err := lossesIn(ctx, c.Root, o, ref, changes, after)
+	o.cache = c.cache
+	ls, err := lossesIn(ctx, c.info, o, ref, changes, after)
 	return ls, ref, err
 }
 
 // lossesIn matches the tests of the changed files on both sides. The
 // reference side is counted from its blobs, through the cache; the other
 // from its blobs too, unless after supplies its files.
-func lossesIn(ctx context.Context, root string, o Options, ref string, changes []gitrepo.Change, after func() ([]File, error)) ([]Loss, error) {
+func lossesIn(ctx context.Context, info *gitrepo.Info, o Options, ref string, changes []gitrepo.Change, after func() ([]File, error)) ([]Loss, error) {
+	excludes := append(append([]string(nil), DefaultExcludes...), o.Excludes...)
 	blobs := func(old bool) []entry {
 		var es []entry
 		for _, ch := range changes {
@@ -117,7 +104,9 @@ func lossesIn(ctx context.Context, root string, o Options, ref string, changes [
 			if old {
 				mode, blob = ch.OldMode, ch.OldBlob
 			}
-			if (mode == "100644" || mode == "100755") && strings.Trim(blob, "0") != "" {
+			// Only test files can hold tests: most changes cost nothing more.
+			if (mode == "100644" || mode == "100755") && strings.Trim(blob, "0") != "" &&
+				languages.ForPath(ch.Path) != nil && !excluded(ch.Path, excludes) {
 				es = append(es, entry{path: ch.Path, blob: blob, mode: mode})
 			}
 		}
@@ -127,9 +116,11 @@ func lossesIn(ctx context.Context, root string, o Options, ref string, changes [
 	if len(old) == 0 {
 		return nil, nil
 	}
-	info, err := gitrepo.RepoInfo(ctx, root)
-	if err != nil {
-		return nil, err
+	if info == nil {
+		var err error
+		if info, err = gitrepo.RepoInfo(ctx, o.Dir); err != nil {
+			return nil, err
+		}
 	}
 	count := func(es []entry, rev string) ([]File, error) {
 		s := &snapshot{root: info.Root, info: info, objects: gitrepo.OpenObjects(info), entries: es}
@@ -181,7 +172,7 @@ func CommitLosses(ctx context.Context, o Options, commit, parent string, cur, re
 	}
 	ro := o
 	ro.Mode, ro.Rev = Rev, commit
-	ls, err := lossesIn(ctx, o.Dir, ro, parent, changes, nil)
+	ls, err := lossesIn(ctx, nil, ro, parent, changes, nil)
 	if err != nil || len(ls) == 0 {
 		return ls, err
 	}
@@ -212,6 +203,55 @@ func letGo(cur, ref *Baseline, ls []Loss) []Loss {
 		}
 	}
 	return out
+}
+
+// changesRun is a comparison with the reference that runs while the
+// snapshot is counted: it costs one git process, which need not add to
+// the hook's time.
+type changesRun struct {
+	done    chan struct{}
+	changes []gitrepo.Change
+	ref     string
+	err     error
+}
+
+// startChanges starts listing the files the snapshot o names changes from
+// its reference, in the repository at dir.
+func startChanges(ctx context.Context, o Options, dir string) *changesRun {
+	r := &changesRun{done: make(chan struct{})}
+	if o.Mode == Plain {
+		close(r.done)
+		return r
+	}
+	var argv, revs []string
+	r.ref = "HEAD"
+	switch o.Mode {
+	case Index:
+		argv = gitrepo.ArgvChangesStaged
+	case WorkTree:
+		argv = gitrepo.ArgvChangesWorkTree
+	case Rev:
+		r.ref = o.Rev + "^"
+		argv, revs = gitrepo.ArgvChangesCommit, []string{r.ref, o.Rev}
+	}
+	go func() {
+		defer close(r.done)
+		r.changes, r.err = gitrepo.Changes(ctx, dir, argv, revs...)
+		var ee *gitrepo.ExitError
+		if errors.As(r.err, &ee) {
+			// No reference (a first commit, an unborn branch, a root
+			// commit): nothing can have been lost.
+			r.changes, r.err = nil, nil
+		}
+	}()
+	return r
+}
+
+// wait returns the changes and the reference they were taken against; nil
+// changes when there is no reference.
+func (r *changesRun) wait() ([]gitrepo.Change, string, error) {
+	<-r.done
+	return r.changes, r.ref, r.err
 }
 
 // match pairs each test of before with one of after by the rules losses

@@ -104,8 +104,15 @@ func (r *CheckResult) OK() bool { return len(r.Drops) == 0 && len(r.Losses) == 0
 // snapshot. Each drop in tests names the tests that the reference snapshot
 // (HEAD, or the parent of the checked revision) has and this one lacks.
 func Check(ctx context.Context, o Options) (*CheckResult, error) {
+	var pending *changesRun
+	if o.Dir != "" && o.Mode != Plain {
+		pending = startChanges(ctx, o, o.Dir)
+	}
 	c, err := Count(ctx, o)
 	if err != nil {
+		if pending != nil {
+			pending.wait()
+		}
 		return nil, err
 	}
 	if c.Baseline == nil {
@@ -132,7 +139,7 @@ func Check(ctx context.Context, o Options) (*CheckResult, error) {
 			return nil, err
 		}
 	}
-	ls, ref, err := losses(ctx, o, c)
+	ls, ref, err := losses(ctx, o, c, pending)
 	if err != nil {
 		return nil, err
 	}
@@ -400,7 +407,7 @@ func Accept(ctx context.Context, o AcceptOptions) (*AcceptResult, error) {
 		mode Mode
 		c    *Counts
 	}{{Index, idx}, {WorkTree, wt}} {
-		ls, _, err := losses(ctx, Options{Dir: o.Dir, Mode: side.mode, Excludes: o.Excludes, Scopes: o.Scopes}, side.c)
+		ls, _, err := losses(ctx, Options{Dir: o.Dir, Mode: side.mode, Excludes: o.Excludes, Scopes: o.Scopes}, side.c, nil)
 		if err != nil {
 			return nil, err
 		}
