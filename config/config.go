@@ -80,6 +80,11 @@ type Ratchet struct {
 	// AutoRaise makes the pre-commit hook raise the peaks a commit earns
 	// and stage the baseline with it.
 	AutoRaise bool `toml:"auto_raise"`
+	// Signers is the path, relative to the work tree's root, of a file in
+	// git's ssh allowed_signers format: when set, a commit that adds an
+	// acceptance or lowers a peak counts only when one of its keys signed
+	// it. Empty (the default) asks for no signature.
+	Signers string `toml:"signers"`
 }
 
 // Hooks is the [hooks] table.
@@ -263,6 +268,10 @@ func (c *Config) validate(name string, data []byte) error {
 			return fmt.Errorf("%s:%d:%d: coverage.scope %q: paths is empty", name, line, col, sc.Name)
 		}
 		seen[sc.Name] = true
+	}
+	if err := CheckSignersPath(c.Ratchet.Signers); err != nil {
+		line, col := keyPosition(data, "ratchet", "signers")
+		return fmt.Errorf("%s:%d:%d: ratchet.signers: %w", name, line, col, err)
 	}
 	for id, m := range t.Models {
 		if strings.ContainsAny(m, "\r\n") {
