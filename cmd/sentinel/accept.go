@@ -69,6 +69,7 @@ func runAccept(c *cli.Context, e *env, o acceptOptions) error {
 			fmt.Fprintf(e.stdout, "staged the acceptance an interrupted accept wrote but did not stage: %s, by %s: %s\n", quote.Name(a.At), quote.Name(a.By), quote.Name(a.Reason))
 		}
 		fmt.Fprintf(e.stdout, "staged %s: commit it with the change\n", coverage.BaselinePath)
+		signHint(e, cfg.Ratchet.Signers)
 		return nil
 	}
 	rec := res.Recorded
@@ -81,5 +82,15 @@ func runAccept(c *cli.Context, e *env, o acceptOptions) error {
 		fmt.Fprintf(e.stdout, "lets go %s %s (%s)\n", t.Language, quote.Name(t.Name), quote.Path(t.Path))
 	}
 	fmt.Fprintf(e.stdout, "recorded by %s: %s\nstaged %s: commit it with the change\n", quote.Name(rec.By), quote.Name(rec.Reason), coverage.BaselinePath)
+	signHint(e, cfg.Ratchet.Signers)
 	return nil
+}
+
+// signHint reminds the person that, with [ratchet] signers, the commit
+// must be signed: no hook can tell whether git will sign it, and the push
+// would be refused.
+func signHint(e *env, signers string) {
+	if signers != "" {
+		fmt.Fprintf(e.stdout, "sign the commit with a key that %s lists: `git commit -S` (with gpg.format=ssh and user.signingkey set)\n", quote.Path(signers))
+	}
 }
