@@ -99,6 +99,6 @@ func (s *Settings) HistoryPolicy() Policy {
 }
 
 // Detect finds the running agent with the configured models.
-func (s *Settings) Detect(getenv Getenv) *Detection {
-	return Detect(getenv, s.Config.Trailers.Models)
+func (s *Settings) Detect(env Env) *Detection {
+	return Detect(env, s.Config.Trailers.Models)
 }
