@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/gitsentinel/sentinel/coverage"
@@ -25,11 +24,22 @@ type DriverRefusal struct {
 
 func (r *DriverRefusal) Error() string { return r.Reason }
 
-// mergeTempName is the name of each temporary file git writes for a merge
-// driver's %O, %A and %B: ".merge_file_XXXXXX" in the directory it runs
-// the driver in (merge-ll.c's create_temp, with mkstemp's letters and
-// digits).
-var mergeTempName = regexp.MustCompile(`^\.merge_file_[A-Za-z0-9]{6}$`)
+// isMergeTemp reports whether name is one of the temporary files git writes
+// for a merge driver's %O, %A and %B: ".merge_file_XXXXXX" in the directory
+// it runs the driver in (merge-ll.c's create_temp), the X's mkstemp's
+// letters and digits. No regexp: every sentinel run would compile it.
+func isMergeTemp(name string) bool {
+	rest, ok := strings.CutPrefix(name, ".merge_file_")
+	if !ok || len(rest) != 6 {
+		return false
+	}
+	for _, c := range []byte(rest) {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
 
 // mergeStates are the files and directories of the git dir that show an
 // operation that merges files is under way, for systems whose process
@@ -56,7 +66,7 @@ func CheckMergeDriver(ctx context.Context, dir string, files []string, env trail
 		return &DriverRefusal{fmt.Sprintf("the merge driver of %s merges for a person, and an AI agent is running (%s, from %s): the person merges, or resolves the conflict by hand and checks it with `sentinel check`", coverage.BaselinePath, d.Name, d.Source)}
 	}
 	for _, f := range files {
-		if !mergeTempName.MatchString(f) {
+		if !isMergeTemp(f) {
 			return &DriverRefusal{fmt.Sprintf("%s is not a file git wrote for a merge (.merge_file_XXXXXX): merge-baseline is git's merge driver for %s and is not run by hand; merge the branches with git, and it runs", quote.Path(f), coverage.BaselinePath)}
 		}
 		fi, err := os.Lstat(filepath.Join(dir, f))

@@ -102,3 +102,20 @@ func TestCheckMergeDriver(t *testing.T) {
 		os.Remove(p)
 	}
 }
+
+func TestIsMergeTemp(t *testing.T) {
+	for name, want := range map[string]bool{
+		".merge_file_aB3dE9":  true,
+		".merge_file_000000":  true,
+		".merge_file_abc12":   false,
+		".merge_file_abc1234": false,
+		".merge_file_abc-12":  false,
+		"merge_file_abcdef":   false,
+		"./.merge_file_abcde": false,
+		".merge_link_abcdef":  false,
+	} {
+		if got := isMergeTemp(name); got != want {
+			t.Errorf("isMergeTemp(%q) = %v, want %v", name, got, want)
+		}
+	}
+}

@@ -251,10 +251,28 @@ func (f ProcFS) Process(pid int) (*Process, error) {
 	if exe, err := os.Readlink(filepath.Join(dir, "exe")); err == nil {
 		p.Exe = strings.TrimSuffix(exe, " (deleted)")
 	}
+	// The command line is read only where it can tell something: an
+	// interpreter's script, or an agent's options. Most of a walk is
+	// shells, git, a terminal and init, and each read costs.
+	if p.interpreter() == "" && !knownProgram(p) {
+		return p, nil
+	}
 	if cmd, err := readBounded(filepath.Join(dir, "cmdline"), maxCmdline); err == nil {
 		p.Args = splitNUL(cmd)
 	}
 	return p, nil
+}
+
+// knownProgram reports whether the process's executable or short name is
+// a known agent's program or lies where one is installed.
+func knownProgram(p *Process) bool {
+	names := p.names()
+	for _, a := range Known {
+		if a.isProgram(names...) || a.onPath(p.Exe) {
+			return true
+		}
+	}
+	return false
 }
 
 // Environ reads /proc/PID/environ: the environment the process started
@@ -310,14 +328,30 @@ func splitNUL(data []byte) []string {
 }
 
 // readBounded reads at most limit bytes of a file; files under /proc
-// report no size, so it reads to the end or the bound.
+// report no size, so it reads to the end or the bound. It starts with a
+// page: each read of a process's command line or environment copies from
+// that process's memory, so fewer, larger reads cost less.
 func readBounded(name string, limit int64) ([]byte, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, limit))
+	buf := make([]byte, 0, min(4096, limit))
+	for int64(len(buf)) < limit {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := f.Read(buf[len(buf):min(int64(cap(buf)), limit)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return buf, nil
 }
 
 // SystemAncestry walks this process's parents on this system, reading the

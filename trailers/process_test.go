@@ -227,13 +227,18 @@ func TestWalkDepth(t *testing.T) {
 }
 
 func TestProcFSStat(t *testing.T) {
-	root := fakeProc(t, proc{pid: 42, ppid: 7, comm: "a) (b c", exe: "/opt/x (deleted)", args: []string{"x", "y z"}})
+	root := fakeProc(t, proc{pid: 42, ppid: 7, comm: "a) (b c", exe: "/opt/node (deleted)", args: []string{"x", "y z"}},
+		proc{pid: 7, ppid: 1, comm: "git", exe: "/usr/bin/git", args: []string{"git", "commit"}})
 	p, err := ProcFS{Root: root}.Process(42)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.PID != 42 || p.PPID != 7 || p.Comm != "a) (b c" || p.Exe != "/opt/x" || !slices.Equal(p.Args, []string{"x", "y z"}) {
+	if p.PID != 42 || p.PPID != 7 || p.Comm != "a) (b c" || p.Exe != "/opt/node" || !slices.Equal(p.Args, []string{"x", "y z"}) {
 		t.Errorf("got %+v", p)
+	}
+	// Neither an interpreter nor an agent: its command line is not read.
+	if p, err := (ProcFS{Root: root}).Process(7); err != nil || p.Args != nil || !p.IsGit() {
+		t.Errorf("git: %+v, %v", p, err)
 	}
 	if _, err := (ProcFS{Root: root}).Process(43); err == nil {
 		t.Error("a missing process read")
