@@ -22,6 +22,7 @@ type DriverRefusal struct {
 	Reason string
 }
 
+// Error returns the reason.
 func (r *DriverRefusal) Error() string { return r.Reason }
 
 // isMergeTemp reports whether name is one of the temporary files git writes
