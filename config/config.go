@@ -124,8 +124,10 @@ type Trailers struct {
 	// Models maps an agent ID to the model to record when the agent does
 	// not expose one in its environment.
 	Models map[string]string `toml:"models"`
-	// AgentCoauthor is "refuse" or "rewrite": what happens to an agent's
-	// Co-authored-by.
+	// AgentCoauthor is "rewrite" (the default) or "refuse": what happens to
+	// a Co-authored-by that names an agent, written while that agent
+	// commits. A person's own such line is refused either way, with the
+	// fix named.
 	AgentCoauthor string `toml:"agent_coauthor"`
 	// Footer is "keep", "strip" or "refuse": what happens to agent footer
 	// lines.
@@ -138,7 +140,7 @@ func Default() *Config {
 	return &Config{Ratchet: Ratchet{AutoRaise: true}, Trailers: Trailers{
 		Format:        "{agent}:{model}",
 		Models:        map[string]string{},
-		AgentCoauthor: "refuse",
+		AgentCoauthor: "rewrite",
 		Footer:        "keep",
 	}}
 }

@@ -78,7 +78,7 @@ func TestLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Trailers.Format != "LLM" || c.Trailers.Footer != "strip" || c.Trailers.Models["codex"] != "gpt-5" || c.Trailers.AgentCoauthor != "refuse" {
+	if c.Trailers.Format != "LLM" || c.Trailers.Footer != "strip" || c.Trailers.Models["codex"] != "gpt-5" || c.Trailers.AgentCoauthor != "rewrite" {
 		t.Fatalf("decoded %+v", c.Trailers)
 	}
 }

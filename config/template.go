@@ -14,9 +14,11 @@ const Template = `# sentinel's project configuration. Every key is shown at its 
 # Tools appended to the value, as in the kernel's "AGENT:MODEL [TOOL1] [TOOL2]".
 # tools = []
 
-# What an agent's Co-authored-by gets: "refuse" (the commit is refused) or
-# "rewrite" (it becomes an Assisted-by).
-# agent_coauthor = "refuse"
+# What a Co-authored-by naming an agent gets while that agent commits:
+# "rewrite" (it becomes an Assisted-by in its place) or "refuse" (the commit
+# is refused). A person's commit with such a line is refused either way,
+# naming the fix: sentinel trailers check --fix FILE.
+# agent_coauthor = "rewrite"
 
 # What agent footer lines ("🤖 Generated with [Claude Code](…)", "Made with
 # Cursor") get: "keep", "strip" or "refuse".

@@ -21,6 +21,9 @@ var (
 	ArgvUserIdent = []string{"var", "GIT_COMMITTER_IDENT"}
 	// ArgvShowToplevel prints the root of the work tree.
 	ArgvShowToplevel = []string{"rev-parse", "--show-toplevel"}
+	// ArgvAbsoluteGitDir prints the git dir of this work tree, where git
+	// keeps the state of a merge, rebase or cherry-pick under way.
+	ArgvAbsoluteGitDir = []string{"rev-parse", "--absolute-git-dir"}
 	// ArgvLocate prints the common git dir, the object format and, for
 	// each revision appended, its commit id.
 	ArgvLocate = []string{"rev-parse", "--git-common-dir", "--show-object-format"}
@@ -162,6 +165,16 @@ func (g *Git) CommitterIdent(ctx context.Context) (string, error) {
 // Toplevel returns the root of the work tree.
 func (g *Git) Toplevel(ctx context.Context) (string, error) {
 	out, err := g.revParse(ctx, ArgvShowToplevel)
+	if err != nil {
+		return "", err
+	}
+	return oneValue(out)
+}
+
+// GitDir returns the absolute git dir of the work tree (a linked work
+// tree's own, not the common one).
+func (g *Git) GitDir(ctx context.Context) (string, error) {
+	out, err := g.revParse(ctx, ArgvAbsoluteGitDir)
 	if err != nil {
 		return "", err
 	}

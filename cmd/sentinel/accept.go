@@ -42,7 +42,7 @@ func runAccept(c *cli.Context, e *env, o acceptOptions) error {
 	if err != nil {
 		return err
 	}
-	if d := trailers.Detect(e.getenv, cfg.Trailers.Models); d != nil {
+	if d := trailers.Detect(e.agentEnv(), cfg.Trailers.Models); d != nil {
 		fmt.Fprintf(e.stderr, "sentinel: %s, and an AI agent is running (%s, from %s): a person runs `sentinel accept` themselves\n", personOnly, d.Name, d.Source)
 		return &policyError{"agent"}
 	}

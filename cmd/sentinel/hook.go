@@ -36,7 +36,7 @@ func runHook(c *cli.Context, e *env, o hookOptions) error {
 		if len(o.args) != 1 {
 			return &usageError{fmt.Errorf("commit-msg takes the message file, as git passes it")}
 		}
-		res, err := githooks.CommitMsg(c.Context, e.dir, o.args[0], e.getenv)
+		res, err := githooks.CommitMsg(c.Context, e.dir, o.args[0], e.agentEnv())
 		if err != nil {
 			return fmt.Errorf("commit-msg: %w", err)
 		}
@@ -54,7 +54,7 @@ func runHook(c *cli.Context, e *env, o hookOptions) error {
 		if len(o.args) < 1 || len(o.args) > 3 {
 			return &usageError{fmt.Errorf("prepare-commit-msg takes the message file, and the source and commit git may pass")}
 		}
-		did, err := githooks.PrepareCommitMsg(c.Context, e.dir, o.args[0], e.getenv)
+		did, err := githooks.PrepareCommitMsg(c.Context, e.dir, o.args[0], e.agentEnv())
 		if err != nil {
 			return fmt.Errorf("prepare-commit-msg: %w", err)
 		}
