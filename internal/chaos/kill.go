@@ -378,7 +378,7 @@ func (l *lab) killProbe(ops []*operation, sigs []syscall.Signal, n, jobs int, se
 			dir := filepath.Join(l.dir, fmt.Sprintf("run-%d", w))
 			for {
 				k := int(next.Add(1) - 1)
-				if k >= len(list) {
+				if k >= len(list) || l.stopped.Load() {
 					return
 				}
 				j := list[k]
@@ -403,6 +403,9 @@ func (l *lab) killProbe(ops []*operation, sigs []syscall.Signal, n, jobs int, se
 	wg.Wait()
 	if firstErr != nil {
 		return nil, firstErr
+	}
+	if l.stopped.Load() {
+		return nil, errStopped
 	}
 	var figs []KillFigures
 	index := map[string]int{}

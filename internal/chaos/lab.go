@@ -2,6 +2,7 @@ package chaos
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -10,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -26,7 +28,14 @@ type lab struct {
 
 	logMu sync.Mutex
 	log   io.Writer
+
+	// stopped is set when the probe itself is interrupted: it stops
+	// between runs.
+	stopped atomic.Bool
 }
+
+// errStopped is returned by a probe that was interrupted.
+var errStopped = errors.New("interrupted")
 
 // newLab prepares a lab in dir. The environment is built from nothing but
 // PATH, so that no agent marker, git setting or sentinel configuration of
@@ -153,10 +162,10 @@ wait:
 			break wait
 		case <-fire:
 			fire = nil
-			signal(pid, in.sig, in.group)
+			sendSignal(pid, in.sig, in.group)
 		case <-limit.C:
 			res.timedOut = true
-			signal(pid, syscall.SIGKILL, true)
+			sendSignal(pid, syscall.SIGKILL, true)
 		}
 	}
 	res.dur = time.Since(start)

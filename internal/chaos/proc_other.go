@@ -15,7 +15,7 @@ const supported = false
 
 func ownGroup(*exec.Cmd) {}
 
-func signal(int, syscall.Signal, bool) {}
+func sendSignal(int, syscall.Signal, bool) {}
 
 func waitGroupGone(int, time.Duration) bool { return true }
 

@@ -22,8 +22,8 @@ func ownGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 }
 
-// signal sends sig to the process pid, or with group to its whole group.
-func signal(pid int, sig syscall.Signal, group bool) {
+// sendSignal sends sig to the process pid, or with group to its whole group.
+func sendSignal(pid int, sig syscall.Signal, group bool) {
 	if group {
 		pid = -pid
 	}

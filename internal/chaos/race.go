@@ -374,6 +374,9 @@ func (rl *raceLab) raceProbe(n int, seed uint64, progress func(done, total int))
 	for ri, name := range Races {
 		f := RaceFigures{Race: name}
 		for i := 0; i < n; i++ {
+			if rl.stopped.Load() {
+				return nil, nil, errStopped
+			}
 			t, ps, err := rl.trial(name, i, rng)
 			if err != nil {
 				return nil, nil, err

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -58,8 +59,9 @@ type Report struct {
 	Median map[string]time.Duration
 	Kill   []KillFigures
 	Race   []RaceFigures
-	// Control lists what uninterrupted runs put through the same checks
-	// found; anything here means the probe, not the kills, is at fault.
+	// Control lists what uninterrupted runs (and races run one after
+	// another) put through the same checks found, and signals that never
+	// landed; anything here means the probe, not sentinel, is at fault.
 	Control []string
 	Elapsed time.Duration
 	// Log is the file with every problem, run by run.
@@ -151,6 +153,26 @@ func Run(c Config) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A probe started with SIGINT ignored (under nohup, or as a background
+	// job of a script) would hand that on to every sentinel it starts, and
+	// its SIGINT runs would measure nothing. Catching the signals here
+	// makes them default again in every child, and lets an interrupted
+	// probe stop between runs and remove its scratch directory.
+	sigc := make(chan os.Signal, 1)
+	signal.Notify(sigc, os.Interrupt, syscall.SIGTERM)
+	finished := make(chan struct{})
+	defer func() {
+		signal.Stop(sigc)
+		close(finished)
+	}()
+	go func() {
+		select {
+		case <-sigc:
+			l.stopped.Store(true)
+			progress("chaos: stopping after the runs under way")
+		case <-finished:
+		}
+	}()
 	rep := &Report{Seed: c.Seed, N: c.N, Jobs: c.Jobs, Median: map[string]time.Duration{}, Log: c.Log}
 	if v, err := l.sentinel(dir, "--version"); err == nil {
 		rep.Version = strings.TrimSpace(v)
@@ -174,6 +196,9 @@ func Run(c Config) (*Report, error) {
 	}
 	scratch := filepath.Join(dir, "calibrate")
 	for _, o := range ops {
+		if l.stopped.Load() {
+			return nil, errStopped
+		}
 		if err := l.calibrate(o, scratch); err != nil {
 			return nil, err
 		}
@@ -204,6 +229,13 @@ func Run(c Config) (*Report, error) {
 		})
 		if err != nil {
 			return nil, err
+		}
+		// A signal that never ends a run is ignored or blocked where the
+		// probe runs, and its row measures nothing.
+		for _, f := range rep.Kill {
+			if f.Runs >= 20 && f.Landed == 0 {
+				rep.Control = append(rep.Control, fmt.Sprintf("%s never ended a run of %s: is it ignored or blocked here?", f.Signal, f.Operation))
+			}
 		}
 	}
 	if c.Races > 0 {
