@@ -68,6 +68,7 @@ func (e *ExitError) Error() string {
 func (Exec) Run(ctx context.Context, dir string, stdin []byte, argv ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, "git", argv...)
 	cmd.Dir = dir
+	ownGroup(cmd)
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	}
@@ -98,6 +99,7 @@ type Git struct {
 func (g *Git) command(ctx context.Context, argv []string, extra ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, "git", append(append([]string(nil), argv...), extra...)...)
 	cmd.Dir = g.Dir
+	ownGroup(cmd)
 	return cmd
 }
 
