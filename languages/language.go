@@ -20,7 +20,7 @@ import (
 
 // Version changes whenever a change to a language can change a count, so
 // that cached results of an older engine are never reused.
-const Version = 6
+const Version = 7
 
 // Status is whether a test runs.
 type Status string
@@ -40,6 +40,13 @@ type Test struct {
 	Line int `json:"line"`
 	// Status says whether the test runs.
 	Status Status `json:"status"`
+	// Assertions and Vacuous count the assertions in the test's own body,
+	// where the language credits them (see AddTestSpan), so that a drop in
+	// assertions can name the test that lost them.
+	Assertions int `json:"-"`
+	Vacuous    int `json:"-"`
+
+	span rangeSpan // the test's own code, while the file is analysed
 }
 
 // Result is what one file holds.
@@ -311,6 +318,7 @@ func (p *Parser) Count(ctx context.Context, l *Language, filePath string, src []
 		cursor: p.cursor,
 	}
 	l.Analyze(f)
+	f.credit()
 	return f.Result, nil
 }
 
@@ -327,8 +335,9 @@ type File struct {
 	// Lang is the language being analysed.
 	Lang *Language
 
-	q      *compiledQueries
-	cursor *sitter.QueryCursor
+	q       *compiledQueries
+	cursor  *sitter.QueryCursor
+	credits []assertAt // assertions by position, credited to tests after Analyze
 }
 
 // Each runs the named query over node and calls fn with the captures of
