@@ -115,6 +115,9 @@ func (r *Report) WriteText(w io.Writer) error {
 		for _, m := range d.Missing {
 			fmt.Fprintf(&b, "  %s\n", m.Text())
 		}
+		for _, f := range d.Fewer {
+			fmt.Fprintf(&b, "  %s\n", f.Text())
+		}
 	}
 	if r.AcceptCommand != "" {
 		fmt.Fprintf(&b, "  if the tests were removed or switched off on purpose, a person records it: %s\n", r.AcceptCommand)
@@ -207,6 +210,9 @@ func (r *Report) WriteGitHub(w io.Writer) error {
 				what = "test skipped: "
 			}
 			ghError(&b, m.Path, m.Line, ratchet, what+quote.Name(m.Name))
+		}
+		for _, f := range d.Fewer {
+			ghError(&b, f.Path, max(f.Line, 1), ratchet, f.Text())
 		}
 	}
 	for _, h := range r.History {

@@ -76,6 +76,9 @@ type Drop struct {
 	// Uncounted are the files whose tests went uncounted, in place of
 	// those tests in Missing.
 	Uncounted []Uncounted `json:"uncounted,omitempty"`
+	// Fewer are, for a drop in assertions, the tests and files that hold
+	// fewer of them than the reference snapshot.
+	Fewer []Fewer `json:"fewer,omitempty"`
 }
 
 // CheckResult is the ratchet's verdict on a snapshot.
@@ -215,6 +218,9 @@ func (r *CheckResult) findMissing(ctx context.Context, o Options) error {
 	}
 	for i := range r.Drops {
 		d := &r.Drops[i]
+		if d.Figure == FigureAssertions {
+			d.Fewer = fewerAssertions(rc, r.Counts, d.Key)
+		}
 		if d.Figure != FigureTests {
 			continue
 		}
@@ -277,6 +283,9 @@ func (r *CheckResult) WriteText(w io.Writer) error {
 		}
 		for _, m := range d.Missing {
 			fmt.Fprintf(&b, "  %s\n", m.Text())
+		}
+		for _, f := range d.Fewer {
+			fmt.Fprintf(&b, "  %s\n", f.Text())
 		}
 		if d.Figure == FigureTests && len(d.Missing) == 0 && len(d.Uncounted) == 0 {
 			b.WriteString("  (no test is missing by name: tests were turned off, or moved to an excluded path)\n")

@@ -29,41 +29,68 @@ func definition(n *sitter.Node) *sitter.Node {
 	return n
 }
 
-// identify gives each test its own assertion count and body hash, from
-// the spans of their definitions; a nested test (a describe's it) claims
-// its assertions before the enclosing one would.
+// identify gives each test its own assertion counts and body hash, from
+// the spans of their code; a nested test (a describe's it) claims its
+// assertions before the enclosing one would. An assertion in no test but
+// in a helper function of the file goes to each test that calls the
+// helper by name.
 func (f *File) identify() {
-	if len(f.testNodes) != len(f.Result.Tests) {
+	tests := f.Result.Tests
+	defer func() {
+		f.credits = nil
+		for i := range tests {
+			tests[i].span = rangeSpan{} // a cached result has none either
+		}
+	}()
+	if len(f.testNodes) != len(tests) {
 		return
 	}
-	type span struct{ start, end uint32 }
-	spans := make([]span, len(f.testNodes))
+	spans := make([]rangeSpan, len(tests))
 	for i, n := range f.testNodes {
 		d := definition(n)
-		spans[i] = span{d.StartByte(), d.EndByte()}
-		f.Result.Tests[i].Body = bodyHash(f.Src, d.StartByte(), d.EndByte(), n.StartByte(), n.EndByte())
+		tests[i].Body = bodyHash(f.Src, d.StartByte(), d.EndByte(), n.StartByte(), n.EndByte())
+		spans[i] = tests[i].span
+		if spans[i].end == 0 {
+			spans[i] = rangeSpan{d.StartByte(), d.EndByte()}
+		}
 	}
-	helpers := map[string]int{}
-	for _, at := range f.asserts {
+	type helperCount struct{ asserts, vacuous int }
+	helpers := map[string]*helperCount{}
+	for _, a := range f.credits {
 		best := -1
 		for i, s := range spans {
-			if at >= s.start && at < s.end && (best < 0 || s.end-s.start < spans[best].end-spans[best].start) {
+			if a.at >= s.start && a.at < s.end && (best < 0 || s.end-s.start < spans[best].end-spans[best].start) {
 				best = i
 			}
 		}
-		if best >= 0 {
-			f.Result.Tests[best].Assertions++
-		} else if name := f.helperAt(at); name != "" {
-			helpers[name]++
+		switch {
+		case best >= 0 && a.vacuous:
+			tests[best].Vacuous++
+		case best >= 0:
+			tests[best].Assertions++
+		default:
+			if name := f.helperAt(a.at); name != "" {
+				h := helpers[name]
+				if h == nil {
+					h = &helperCount{}
+					helpers[name] = h
+				}
+				if a.vacuous {
+					h.vacuous++
+				} else {
+					h.asserts++
+				}
+			}
 		}
 	}
 	// A test that calls a helper of its file makes the helper's
 	// assertions: moving checks into a helper empties no test.
-	for name, n := range helpers {
+	for name, h := range helpers {
 		call := []byte(name + "(")
 		for i, s := range spans {
 			if bytes.Contains(f.Src[s.start:s.end], call) {
-				f.Result.Tests[i].Assertions += n
+				tests[i].Assertions += h.asserts
+				tests[i].Vacuous += h.vacuous
 			}
 		}
 	}

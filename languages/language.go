@@ -40,14 +40,18 @@ type Test struct {
 	Line int `json:"line"`
 	// Status says whether the test runs.
 	Status Status `json:"status"`
-	// Assertions counts the assertions inside the test's definition,
-	// vacuous ones not included: a test emptied of them is a loss even
-	// when it keeps its name.
+	// Assertions and Vacuous count the assertions in the test's own code,
+	// and in the helpers of its file that it calls: a drop in assertions
+	// names the test that lost them, and a test emptied of them is a loss
+	// even when it keeps its name.
 	Assertions int `json:"-"`
+	Vacuous    int `json:"-"`
 	// Body identifies the test's definition apart from its name: a hash
 	// of its source with the name taken out and whitespace ignored, so
 	// that a renamed test is known for the same test.
 	Body string `json:"-"`
+
+	span rangeSpan // the test's own code, while the file is analysed
 }
 
 // Result is what one file holds.
@@ -339,11 +343,11 @@ type File struct {
 	q      *compiledQueries
 	cursor *sitter.QueryCursor
 	// at is where the match being handled starts, testNodes the name nodes
-	// of the tests, and asserts where each non-vacuous assertion was: the
-	// per-test figures come from them once the analysis is done.
+	// of the tests, and credits where each assertion was: the per-test
+	// figures come from them once the analysis is done.
 	at        uint32
 	testNodes []*sitter.Node
-	asserts   []uint32
+	credits   []assertAt
 }
 
 // Each runs the named query over node and calls fn with the captures of
@@ -422,15 +426,6 @@ func (f *File) Assert(vacuous bool) {
 		f.Result.Vacuous++
 	} else {
 		f.Result.Assertions++
-		f.asserts = append(f.asserts, f.at)
 	}
-}
-
-// AssertAt records an assertion, or a vacuous one, found at node n
-// outside a query match.
-func (f *File) AssertAt(n *sitter.Node, vacuous bool) {
-	if n != nil {
-		f.at = n.StartByte()
-	}
-	f.Assert(vacuous)
+	f.credits = append(f.credits, assertAt{f.at, vacuous})
 }
