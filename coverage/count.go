@@ -308,6 +308,7 @@ func countSnapshot(ctx context.Context, s *snapshot, o Options) (*Counts, error)
 	}
 	out.Parsed = len(jobs) - hits
 	out.Cached += hits
+	s.settle(ctx, results)
 	for i := range s.entries {
 		switch {
 		case skipped[i] != nil:

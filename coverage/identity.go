@@ -123,7 +123,7 @@ func lossesIn(ctx context.Context, info *gitrepo.Info, o Options, ref string, ch
 		}
 	}
 	count := func(es []entry, rev string) ([]File, error) {
-		s := &snapshot{root: info.Root, info: info, objects: gitrepo.OpenObjects(info), entries: es}
+		s := &snapshot{root: info.Root, info: info, objects: gitrepo.OpenObjects(info), entries: es, partialRev: rev}
 		defer s.close()
 		ro := o
 		ro.Mode, ro.Rev = Rev, rev

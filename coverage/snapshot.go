@@ -53,6 +53,9 @@ type snapshot struct {
 	info    *gitrepo.Info // nil for plain files
 	entries []entry
 	objects *gitrepo.Objects
+	// partialRev, for a snapshot of some files of a commit only, is the
+	// revision whose tree holds the rest.
+	partialRev string
 }
 
 func (s *snapshot) close() {

@@ -64,6 +64,9 @@ func TestFixtures(t *testing.T) {
 				if err != nil {
 					return err
 				}
+				if l.Settle != nil {
+					r = l.Settle(r, Place{Path: rel})
+				}
 				got.Figures.Files++
 				for _, tt := range r.Tests {
 					got.Tests = append(got.Tests, expectedTest{rel, tt.Line, tt.Name, tt.Status})

@@ -1,8 +1,6 @@
 package languages
 
 import (
-	"bytes"
-	"go/build/constraint"
 	"strconv"
 	"strings"
 	"unicode"
@@ -33,7 +31,10 @@ var Go = &Language{
 		(return_statement) @return
 		(binary_expression operator: ["&&" "||"]) @logic
 	`},
-	Analyze: analyzeGo,
+	Analyze:  analyzeGo,
+	Ignore:   goIgnore,
+	Manifest: "go.mod",
+	Settle:   settleGo,
 	Samples: []Sample{
 		{Path: "a_test.go", Source: "package a\nimport \"testing\"\nfunc TestA(t *testing.T) { if x != 1 { t.Errorf(\"x\") } }\nfunc Test(t *testing.T) {}\nfunc Test_b(t *testing.T) { t.Fatal(\"x\") }\nfunc Test1(t *testing.T) {}\n",
 			Tests: []string{"TestA active", "Test active", "Test_b active", "Test1 active"}, Assertions: 2},
@@ -105,9 +106,9 @@ var Go = &Language{
 		{Path: "a_test.go", Source: "//go:build linux && windows\n\npackage a\nfunc TestA(t *testing.T) {}\n",
 			Tests: []string{"TestA skipped"}},
 		{Path: "a_test.go", Source: "//go:build (linux && amd64) || windows\n\npackage a\nfunc TestA(t *testing.T) {}\n",
-			Tests: []string{"TestA active"}},
+			Tests: []string{"TestA active [android/amd64 linux/amd64 windows]"}},
 		{Path: "a_test.go", Source: "//go:build unix && !cgo && go1.21\n\npackage a\nfunc TestA(t *testing.T) {}\n",
-			Tests: []string{"TestA active"}},
+			Tests: []string{"TestA active [aix android darwin dragonfly freebsd illumos ios linux netbsd openbsd solaris]"}},
 		{Path: "a_test.go", Source: "package a\n\n//go:build ignore\nfunc TestA(t *testing.T) {}\n",
 			Tests: []string{"TestA active"}},
 		{Path: "a_test.go", Source: "// +build ignore\n\npackage a\nfunc TestA(t *testing.T) {}\n",
@@ -115,7 +116,69 @@ var Go = &Language{
 		{Path: "a_test.go", Source: "// +build linux\n// +build !linux\n\npackage a\nfunc TestA(t *testing.T) {}\n",
 			Tests: []string{"TestA skipped"}},
 		{Path: "a_test.go", Source: "//go:build linux\n// +build ignore\n\npackage a\nfunc TestA(t *testing.T) {}\n",
-			Tests: []string{"TestA active"}},
+			Tests: []string{"TestA active [android linux]"}},
+		// Another platform's file stays active: it runs on that platform's
+		// CI. Its name says which (go/build's rule: the last element before
+		// _test, after the first _), and so does its constraint; a name
+		// that is no platform's, or with nothing before it, says nothing.
+		{Path: "x/a_windows_test.go", Source: "package a\nfunc TestA(t *testing.T) {}\n", Tests: []string{"TestA active [windows]"}},
+		{Path: "a_linux_arm64_test.go", Source: "package a\nfunc TestA(t *testing.T) {}\n", Tests: []string{"TestA active [android/arm64 linux/arm64]"}},
+		{Path: "a_amd64_test.go", Source: "package a\nfunc TestA(t *testing.T) {}\n",
+			Tests: []string{"TestA active [amd64]"}},
+		{Path: "a_darwin_test.go", Source: "//go:build !ios\n\npackage a\nfunc TestA(t *testing.T) {}\n", Tests: []string{"TestA active [darwin]"}},
+		{Path: "a_nacl_test.go", Source: "package a\nfunc TestA(t *testing.T) {}\n", Tests: []string{"TestA skipped"}},
+		{Path: "a_windows_test.go", Source: "//go:build linux\n\npackage a\nfunc TestA(t *testing.T) {}\n", Tests: []string{"TestA skipped"}},
+		{Path: "windows_test.go", Source: "package a\nfunc TestA(t *testing.T) {}\n", Tests: []string{"TestA active"}},
+		{Path: "a_linuxish_test.go", Source: "package a\nfunc TestA(t *testing.T) {}\n", Tests: []string{"TestA active"}},
+		// Release tags hold up to the release the module asks for (the
+		// later of go.mod's go and toolchain lines): a file for a newer
+		// release is not built; one for an older release still is. With
+		// no go.mod, every release holds.
+		{Path: "a_test.go", Manifest: "module m\n\ngo 1.25.0\n",
+			Source: "//go:build !(go1.27 && !http2legacy)\n\npackage a\nfunc TestA(t *testing.T) {}\n", Tests: []string{"TestA active"}},
+		{Path: "a_test.go", Manifest: "module m\n\ngo 1.25.0\n",
+			Source: "//go:build go1.27 && !http2legacy\n\npackage a\nfunc TestA(t *testing.T) {}\n", Tests: []string{"TestA skipped"}},
+		{Path: "a_test.go", Manifest: "module m\n\ngo 1.25\n",
+			Source: "//go:build go1.26\n\npackage a\nfunc TestA(t *testing.T) { t.Fail() }\n", Tests: []string{"TestA skipped"}, Assertions: 1},
+		{Path: "a_test.go", Manifest: "module m\n\ngo 1.25\n",
+			Source: "//go:build !go1.26\n\npackage a\nfunc TestA(t *testing.T) {}\n", Tests: []string{"TestA active"}},
+		{Path: "a_test.go", Manifest: "module m\n\ngo 1.25.0\n\ntoolchain go1.27.1\n",
+			Source: "//go:build go1.27 && !http2legacy\n\npackage a\nfunc TestA(t *testing.T) {}\n", Tests: []string{"TestA active"}},
+		{Path: "a_test.go", Manifest: "module m\n",
+			Source: "//go:build go1.17\n\npackage a\nfunc TestA(t *testing.T) {}\n", Tests: []string{"TestA skipped"}},
+		{Path: "a_test.go", Source: "//go:build go1.99\n\npackage a\nfunc TestA(t *testing.T) {}\n", Tests: []string{"TestA active"}},
+		{Path: "a_test.go", Manifest: "module m\n\ngo 1.25\n",
+			Source: "//go:build go1.26 && windows\n\npackage a\nfunc TestA(t *testing.T) {}\n", Tests: []string{"TestA skipped"}},
+		{Path: "a_test.go", Manifest: "module m\n\ngo 1.25\n",
+			Source: "//go:build go1.25 && windows\n\npackage a\nfunc TestA(t *testing.T) {}\n", Tests: []string{"TestA active [windows]"}},
+		// go test ./... builds no package under testdata, or under a
+		// directory whose name starts with _ or ., and no file whose name
+		// does.
+		{Path: "testdata/a_test.go", Source: "package a\nfunc TestA(t *testing.T) {}\n", Tests: nil},
+		{Path: "x/_old/a_test.go", Source: "package a\nfunc TestA(t *testing.T) {}\n", Tests: nil},
+		{Path: ".github/a_test.go", Source: "package a\nfunc TestA(t *testing.T) {}\n", Tests: nil},
+		{Path: "x/_a_test.go", Source: "package a\nfunc TestA(t *testing.T) {}\n", Tests: nil},
+		{Path: "x/.a_test.go", Source: "package a\nfunc TestA(t *testing.T) {}\n", Tests: nil},
+		{Path: "x/test_data/a_test.go", Source: "package a\nfunc TestA(t *testing.T) {}\n", Tests: []string{"TestA active"}},
+		// check.v1 suites, like testify's: each method the suite runs is a
+		// test named Type.Method; c.Assert and c.Check are assertions, c.Skip
+		// a skip. check.v1 runs any Test… method that takes a *C.
+		{Path: "a_test.go", Source: "package a\nimport (\n\t\"testing\"\n\t. \"gopkg.in/check.v1\"\n)\n" +
+			"func Test(t *testing.T) { TestingT(t) }\ntype S struct{}\nvar _ = Suite(&S{})\n" +
+			"func (s *S) SetUpTest(c *C) { c.Assert(setup(), IsNil) }\n" +
+			"func (s *S) TestA(c *C) {\n\tc.Assert(f(), Equals, 1)\n\tc.Check(g(), DeepEquals, []int{1})\n\tc.Assert(1, Equals, 1)\n\tc.Check(nil, IsNil)\n}\n" +
+			"func (s *S) Testable(c *C) {}\n" +
+			"func (s *S) TestSkipped(c *C) {\n\tc.Skip(\"later\")\n\tc.Assert(f(), Equals, 1)\n}\n" +
+			"func (s *S) TestNoC() {}\nfunc (s *S) TestTwo(c *C, x int) {}\nfunc (s *S) TestResult(c *C) error { return nil }\n" +
+			"func (s *S) BenchmarkX(c *C) {}\nfunc (s *S) helper(c *C) { c.Assert(f(), NotNil) }\n",
+			Tests: []string{"Test active", "S.TestA active", "S.Testable active", "S.TestSkipped skipped", "S.TestNoC active"},
+			Assertions: 4, Vacuous: 2, Benchmarks: 1},
+		{Path: "a_test.go", Source: "package a\nimport check \"gopkg.in/check.v1\"\n" +
+			"type S struct{}\nfunc (s *S) TestA(c *check.C) { c.Check(f(), check.Equals, 2) }\n",
+			Tests: []string{"S.TestA active"}, Assertions: 1},
+		// Negative: without check.v1, a method taking a *C is no test, and
+		// c.Assert no assertion.
+		{Path: "a_test.go", Source: "package a\ntype C struct{}\ntype S struct{}\nfunc (s *S) TestA(c *C) { c.Assert(f(), 1) }\n", Tests: nil},
 		// Negative: look like tests, are not.
 		{Path: "a_test.go", Source: "package a\nimport \"testing\"\nfunc Testing(t *testing.T) {}\nfunc TestX(t testing.T) {}\nfunc TestY(t *testing.T) int { return 0 }\nfunc TestZ(a, b *testing.T) {}\nfunc helper(t *testing.T) { t.Helper(); t.Log(\"x\") }\nvar test = 1\n",
 			Tests: nil},
@@ -160,6 +223,10 @@ type goAnalysis struct {
 	f      *File
 	scopes []goScope
 	fails  []goFailCall
+	// gocheck says the file imports gopkg.in/check.v1, whose *C is a
+	// testing type; checks are its c.Assert and c.Check calls.
+	gocheck bool
+	checks  []goCheckCall
 	// asserts are testify and gomega calls, by position.
 	asserts []goAssert
 	// skipCalls are x.Skip, x.Skipf and x.SkipNow calls; skips holds the
@@ -188,7 +255,7 @@ type goTest struct {
 }
 
 func analyzeGo(f *File) {
-	g := &goAnalysis{f: f, skips: map[uint32]bool{}}
+	g := &goAnalysis{f: f, skips: map[uint32]bool{}, gocheck: goImportsGocheck(f.Src)}
 	// Predicates are checked here rather than in the query: smacker
 	// compiles a #match? regexp on every match.
 	f.Each("main", f.Root, func(c map[string]*sitter.Node) {
@@ -196,10 +263,10 @@ func analyzeGo(f *File) {
 		case c["func"] != nil:
 			fn := c["func"]
 			goFunc(f, fn, g)
-			g.scopes = append(g.scopes, goScope{fn.StartByte(), fn.EndByte(), goTestingParams(f, fn.ChildByFieldName("parameters"))})
+			g.scopes = append(g.scopes, goScope{fn.StartByte(), fn.EndByte(), goTestingParams(f, fn.ChildByFieldName("parameters"), g.gocheck)})
 		case c["funclit"] != nil:
 			fl := c["funclit"]
-			g.scopes = append(g.scopes, goScope{fl.StartByte(), fl.EndByte(), goTestingParams(f, c["litparams"])})
+			g.scopes = append(g.scopes, goScope{fl.StartByte(), fl.EndByte(), goTestingParams(f, c["litparams"], g.gocheck)})
 		case c["selcall"] != nil:
 			recv, method := f.Text(c["recv"]), f.Text(c["method"])
 			at := c["selcall"].StartByte()
@@ -212,6 +279,8 @@ func analyzeGo(f *File) {
 				g.asserts = append(g.asserts, goAssert{at, goVacuousGomega(f, c["selcall"], c["args"])})
 			case goFailMethod(method):
 				g.fails = append(g.fails, goFailCall{recv, at})
+			case g.gocheck && (method == "Assert" || method == "Check"):
+				g.checks = append(g.checks, goCheckCall{goFailCall{recv, at}, goVacuousGocheck(f, c["args"])})
 			case method == "Skip" || method == "Skipf" || method == "SkipNow":
 				g.skipCalls = append(g.skipCalls, c["selcall"])
 			}
@@ -254,11 +323,16 @@ func analyzeGo(f *File) {
 			f.AssertAt(fc.at, false)
 		}
 	}
-	never := goNeverBuilt(f.Src)
+	for _, cc := range g.checks {
+		if goResolvesToTesting(g.scopes, cc.call) && !g.dead.has(cc.call.at) {
+			f.AssertAt(cc.call.at, cc.vacuous)
+		}
+	}
+	// The build constraint is read in settleGo, against the file's name
+	// and its module's Go version, which its content does not give.
+	f.Result.Constraint = goConstraint(f.Src)
 	for _, t := range g.tests {
-		// `//go:build ignore` (or a custom tag) switches a whole file of
-		// tests off as surely as t.Skip does, and go test -list agrees.
-		f.AddTestSpan(t.name, t.nameNode, never || g.switchedOff(t), t.code)
+		f.AddTestSpan(t.name, t.nameNode, g.switchedOff(t), t.code)
 	}
 }
 
@@ -422,88 +496,6 @@ func goConst(f *File, n *sitter.Node) constant {
 	return unknownConst
 }
 
-// goPorts are the targets `go tool dist list` names, one "GOOS/GOARCH" per
-// word.
-const goPorts = `aix/ppc64 android/386 android/amd64 android/arm android/arm64 darwin/amd64 darwin/arm64
-dragonfly/amd64 freebsd/386 freebsd/amd64 freebsd/arm freebsd/arm64 illumos/amd64 ios/amd64
-ios/arm64 js/wasm linux/386 linux/amd64 linux/arm linux/arm64 linux/loong64 linux/mips linux/mips64
-linux/mips64le linux/mipsle linux/ppc64 linux/ppc64le linux/riscv64 linux/s390x netbsd/386
-netbsd/amd64 netbsd/arm netbsd/arm64 openbsd/386 openbsd/amd64 openbsd/arm openbsd/arm64
-openbsd/ppc64 openbsd/riscv64 plan9/386 plan9/amd64 plan9/arm solaris/amd64 wasip1/wasm windows/386
-windows/amd64 windows/arm64`
-
-// goUnix are the GOOS values for which the "unix" build tag holds.
-var goUnix = map[string]bool{"aix": true, "android": true, "darwin": true, "dragonfly": true, "freebsd": true,
-	"hurd": true, "illumos": true, "ios": true, "linux": true, "netbsd": true, "openbsd": true, "solaris": true}
-
-// goNeverBuilt reports a file whose build constraint holds on no port, with
-// either compiler, cgo on or off, and no tags beyond the defaults: go test
-// never builds it unless someone passes -tags. A constraint that does not
-// parse is left to the compiler to reject, and the file counts as built.
-func goNeverBuilt(src []byte) bool {
-	var expr constraint.Expr
-	var plus []constraint.Expr // the old "// +build" lines, ANDed, if no //go:build
-	for len(src) > 0 {
-		line := src
-		if i := bytes.IndexByte(src, '\n'); i >= 0 {
-			line, src = src[:i], src[i+1:]
-		} else {
-			src = nil
-		}
-		text := strings.TrimSpace(string(line))
-		if text == "" {
-			continue
-		}
-		if !strings.HasPrefix(text, "//") {
-			break // the constraint must come before the package clause
-		}
-		if constraint.IsGoBuild(text) || constraint.IsPlusBuild(text) {
-			e, err := constraint.Parse(text)
-			if err != nil {
-				return false
-			}
-			if constraint.IsGoBuild(text) {
-				expr = e
-				break
-			}
-			plus = append(plus, e)
-		}
-	}
-	if expr == nil {
-		for _, e := range plus {
-			if expr == nil {
-				expr = e
-			} else {
-				expr = &constraint.AndExpr{X: expr, Y: e}
-			}
-		}
-	}
-	if expr == nil {
-		return false
-	}
-	for _, port := range strings.Fields(goPorts) {
-		goos, goarch, _ := strings.Cut(port, "/")
-		for _, compiler := range []string{"gc", "gccgo"} {
-			for _, cgo := range []bool{true, false} {
-				if expr.Eval(func(tag string) bool {
-					switch tag {
-					case goos, goarch, compiler:
-						return true
-					case "unix":
-						return goUnix[goos]
-					case "cgo":
-						return cgo
-					}
-					return strings.HasPrefix(tag, "go1.") // any release
-				}) {
-					return false
-				}
-			}
-		}
-	}
-	return true
-}
-
 // goResolvesToTesting finds the innermost enclosing function that declares
 // the receiver as a parameter, and reports whether it has a testing type:
 // t.Error on the test's T, or on a helper's, counts; x.Error does not.
@@ -524,8 +516,9 @@ func goResolvesToTesting(scopes []goScope, fc goFailCall) bool {
 }
 
 // goTestingParams maps each parameter name to whether its type is
-// *testing.T, *testing.B, *testing.F or testing.TB.
-func goTestingParams(f *File, params *sitter.Node) map[string]bool {
+// *testing.T, *testing.B, *testing.F or testing.TB, or check.v1's *C in a
+// file that imports it.
+func goTestingParams(f *File, params *sitter.Node, gocheck bool) map[string]bool {
 	m := map[string]bool{}
 	if params == nil {
 		return m
@@ -539,7 +532,8 @@ func goTestingParams(f *File, params *sitter.Node) map[string]bool {
 		if t := pd.ChildByFieldName("type"); t != nil {
 			if t.Type() == "pointer_type" && t.NamedChildCount() == 1 {
 				inner := t.NamedChild(0)
-				testing = goTypeNamed(f, inner, "T") || goTypeNamed(f, inner, "B") || goTypeNamed(f, inner, "F")
+				testing = goTypeNamed(f, inner, "T") || goTypeNamed(f, inner, "B") || goTypeNamed(f, inner, "F") ||
+					(gocheck && goTypeNamed(f, inner, "C"))
 			} else {
 				testing = goTypeNamed(f, t, "TB")
 			}
@@ -559,11 +553,7 @@ func goFunc(f *File, fn *sitter.Node, g *goAnalysis) {
 	params := fn.ChildByFieldName("parameters")
 	hasResult := fn.ChildByFieldName("result") != nil
 	if fn.Type() == "method_declaration" {
-		// A testify suite's tests are its Test… methods without
-		// parameters; suite.Run calls them.
-		if isGoTestName(name, "Test") && params != nil && params.NamedChildCount() == 0 && !hasResult {
-			g.tests = append(g.tests, goTest{name: goReceiverType(f, fn) + "." + name, nameNode: nameNode, code: fn, body: fn.ChildByFieldName("body")})
-		}
+		goSuiteMethod(f, fn, g)
 		return
 	}
 	if hasResult || fn.ChildByFieldName("type_parameters") != nil {

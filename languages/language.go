@@ -20,7 +20,7 @@ import (
 
 // Version changes whenever a change to a language can change a count, so
 // that cached results of an older engine are never reused.
-const Version = 8
+const Version = 9
 
 // Status is whether a test runs.
 type Status string
@@ -50,6 +50,12 @@ type Test struct {
 	// of its source with the name taken out and whitespace ignored, so
 	// that a renamed test is known for the same test.
 	Body string `json:"-"`
+	// Platforms names the platforms the test is built for, when it is not
+	// built for all: it runs on their CI, and stays active everywhere.
+	Platforms []string `json:"platforms,omitempty"`
+	// Note says where the test's name or number is an approximation, such
+	// as a call of a macro that could not be expanded.
+	Note string `json:"note,omitempty"`
 
 	span rangeSpan // the test's own code, while the file is analysed
 }
@@ -71,6 +77,9 @@ type Result struct {
 	// ParseError reports that the tree has ERROR nodes; the file is counted
 	// from the error-tolerant tree all the same.
 	ParseError bool `json:"parse_error,omitempty"`
+	// Constraint is the file's build constraint (Go's //go:build), which
+	// Settle reads against the file's name and its module.
+	Constraint string `json:"-"`
 	// Filtered reports that the prefilter found no test marker, so the
 	// file was never parsed and holds nothing.
 	Filtered bool `json:"-"`
@@ -93,8 +102,13 @@ type Sample struct {
 	Path string
 	// Source is the file's content.
 	Source string
-	// Tests are the expected tests as "name status" strings, in order.
+	// Tests are the expected tests as "name status" strings, in order, with
+	// the platforms after them when the test is built for some only
+	// ("TestA active [windows]").
 	Tests []string
+	// Manifest is the content of the nearest manifest of the sample's
+	// project (Language.Manifest); empty when it has none.
+	Manifest string
 	// Assertions and Vacuous are the expected figures.
 	Assertions, Vacuous int
 	// Benchmarks and Subtests are the expected figures.
@@ -124,6 +138,18 @@ type Language struct {
 	Queries map[string]string
 	// Analyze finds the tests and assertions of one parsed file.
 	Analyze func(f *File)
+	// Ignore, when set, reports a candidate file that the runner never
+	// builds, whatever its name says (Go's testdata, _ and . directories).
+	Ignore func(p string) bool
+	// Manifest is the base name of the file that declares a project of the
+	// language (go.mod); the nearest one above a file is handed to Settle.
+	Manifest string
+	// Settle, when set, completes a file's result with what depends on its
+	// place rather than its content (a Go file's module, a Rust file's
+	// module path). Counts are cached by content, so Settle runs on every
+	// count, cached or not: it must be cheap, and must not change r, which
+	// the cache holds, but return a changed copy.
+	Settle func(r *Result, p Place) *Result
 	// Samples are the language's positive and negative examples.
 	Samples []Sample
 
@@ -156,7 +182,7 @@ func ForPath(p string) *Language {
 		if _, ok := l.Grammars[ext]; !ok {
 			continue
 		}
-		if l.AllFiles || l.isTestFile(p) {
+		if (l.AllFiles || l.isTestFile(p)) && (l.Ignore == nil || !l.Ignore(p)) {
 			return l
 		}
 	}

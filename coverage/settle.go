@@ -1,0 +1,127 @@
+package coverage
+
+import (
+	"context"
+	"path"
+
+	"github.com/gitsentinel/sentinel/gitrepo"
+	"github.com/gitsentinel/sentinel/languages"
+)
+
+// A file's counts are cached by its content, but some of what a test is
+// depends on the file's place: a Go file's build constraint is read against
+// its name and the Go release its module asks for, a Rust test's name
+// starts with the module path the file's place in the crate gives. Settling
+// adds that to each result, cached or not, on every count.
+
+// manifests finds the nearest manifest (go.mod) above a file in a snapshot,
+// and reads it once, when a language first asks for it.
+type manifests struct {
+	ctx context.Context
+	s   *snapshot
+	// byName maps a manifest's base name to the entries of that name, by
+	// directory; built on first use.
+	byName map[string]map[string]*entry
+	// content holds what was read, by path; nil for none.
+	content map[string][]byte
+}
+
+// settle completes each result with what its file's place decides.
+func (s *snapshot) settle(ctx context.Context, results []*languages.Result) {
+	m := &manifests{ctx: ctx, s: s, content: map[string][]byte{}}
+	for i, r := range results {
+		if r == nil || r.Filtered {
+			continue
+		}
+		l := languages.ByName(r.Language)
+		if l == nil || l.Settle == nil {
+			continue
+		}
+		p := s.entries[i].path
+		results[i] = l.Settle(r, languages.Place{Path: p, Manifest: func() []byte { return m.nearest(l.Manifest, p) }})
+	}
+}
+
+// nearest returns the content of the manifest called name in the nearest
+// directory above the file at p, or nil.
+func (m *manifests) nearest(name, p string) []byte {
+	if name == "" {
+		return nil
+	}
+	for dir := path.Dir(p); ; dir = path.Dir(dir) {
+		mp := name
+		if dir != "." {
+			mp = dir + "/" + name
+		}
+		if c, ok := m.read(name, dir, mp); ok {
+			return c
+		}
+		if dir == "." || dir == "/" {
+			return nil
+		}
+	}
+}
+
+// read reads the manifest at mp, in directory dir, and reports whether
+// there is one.
+func (m *manifests) read(name, dir, mp string) ([]byte, bool) {
+	if c, done := m.content[mp]; done {
+		return c, c != nil
+	}
+	var c []byte
+	if m.s.partialRev != "" {
+		// A snapshot of the changed files alone: the manifest is read from
+		// the same tree.
+		spec := m.s.partialRev + ":" + mp
+		if got, err := gitrepo.ReadSpecs(m.ctx, m.s.root, []string{spec}); err == nil {
+			c = got[spec]
+		}
+	} else {
+		if m.byName == nil {
+			m.index()
+		}
+		if e := m.byName[name][dir]; e != nil {
+			if got, err := m.s.read(m.ctx, e); err == nil && len(got) <= maxManifestSize {
+				c = got
+			}
+		}
+	}
+	if c == nil {
+		m.content[mp] = nil
+		return nil, false
+	}
+	m.content[mp] = c
+	return c, true
+}
+
+// maxManifestSize bounds what a manifest may hold to be read.
+const maxManifestSize = 1 << 20
+
+// index lists the snapshot's manifests by name and directory.
+func (m *manifests) index() {
+	names := map[string]bool{}
+	for _, l := range languages.All() {
+		if l.Manifest != "" {
+			names[l.Manifest] = true
+		}
+	}
+	m.byName = map[string]map[string]*entry{}
+	for i := range m.s.entries {
+		e := &m.s.entries[i]
+		if e.mode == "120000" || e.mode == "160000" {
+			continue
+		}
+		dir, base := path.Split(e.path)
+		if !names[base] {
+			continue
+		}
+		if m.byName[base] == nil {
+			m.byName[base] = map[string]*entry{}
+		}
+		dir = path.Clean(dir)
+		if dir == "" {
+			dir = "."
+		}
+		m.byName[base][dir] = e
+	}
+}

@@ -1,0 +1,83 @@
+package coverage
+
+import (
+	"context"
+	"reflect"
+	"sort"
+	"testing"
+)
+
+// testStatuses returns "path name status" for each test, with the
+// platforms when there are some, sorted.
+func testStatuses(c *Counts) []string {
+	var out []string
+	for _, f := range c.Files {
+		for _, t := range f.Tests {
+			s := f.Path + " " + t.Name + " " + string(t.Status)
+			for _, p := range t.Platforms {
+				s += " " + p
+			}
+			out = append(out, s)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestGoReleaseFromGoMod checks that release tags are read against the go
+// line of the nearest go.mod of the same snapshot, that a file for another
+// platform stays active with its platforms named, and that the directories
+// go test ./... leaves out are not counted.
+func TestGoReleaseFromGoMod(t *testing.T) {
+	dir := newRepo(t)
+	write(t, dir, "go.mod", "module example.com/a\n\ngo 1.25.0\n")
+	write(t, dir, "new_test.go", "//go:build go1.27\n\npackage a\nfunc TestNew(t *testing.T) {}\n")
+	write(t, dir, "old_test.go", "//go:build !(go1.27 && !legacy)\n\npackage a\nfunc TestOld(t *testing.T) {}\n")
+	write(t, dir, "win_windows_test.go", "package a\nfunc TestWin(t *testing.T) {}\n")
+	write(t, dir, "sub/go.mod", "module example.com/a/sub\n\ngo 1.27\n")
+	write(t, dir, "sub/new_test.go", "//go:build go1.27\n\npackage sub\nfunc TestNew(t *testing.T) {}\n")
+	write(t, dir, "_old/a_test.go", twoTests)
+	write(t, dir, ".hidden/a_test.go", twoTests)
+	run(t, dir, nil, "add", "-A")
+	run(t, dir, nil, "commit", "-q", "-m", "go.mod")
+	want := []string{
+		"a_test.go TestA active", "a_test.go TestB active",
+		"new_test.go TestNew skipped", "old_test.go TestOld active",
+		"sub/new_test.go TestNew active", "win_windows_test.go TestWin active windows",
+	}
+	for _, mode := range []Mode{WorkTree, Index, Rev} {
+		c := count(t, Options{Dir: dir, Mode: mode, Rev: "HEAD", Excludes: []string{"**/*.py"}})
+		if got := testStatuses(c); !reflect.DeepEqual(got, want) {
+			t.Errorf("mode %d: %q, want %q", mode, got, want)
+		}
+	}
+	// A second count reads the results from the cache, and settles them
+	// all the same.
+	c := count(t, Options{Dir: dir, Mode: WorkTree, Excludes: []string{"**/*.py"}})
+	if c.Parsed != 0 {
+		t.Errorf("parsed %d files on a warm cache", c.Parsed)
+	}
+	if got := testStatuses(c); !reflect.DeepEqual(got, want) {
+		t.Errorf("warm: %q, want %q", got, want)
+	}
+}
+
+// TestGoReleaseInLosses checks that the files a commit changes are read
+// against the go.mod of their own tree, which the comparison does not list:
+// a test that runs under the module's release and is removed is a loss.
+func TestGoReleaseInLosses(t *testing.T) {
+	dir := newRepo(t)
+	write(t, dir, "go.mod", "module example.com/a\n\ngo 1.25.0\n")
+	write(t, dir, "old_test.go", "//go:build !go1.27\n\npackage a\nfunc TestOld(t *testing.T) {}\nfunc TestKept(t *testing.T) {}\n")
+	run(t, dir, nil, "add", "-A")
+	run(t, dir, nil, "commit", "-q", "-m", "old")
+	write(t, dir, "old_test.go", "//go:build !go1.27\n\npackage a\nfunc TestKept(t *testing.T) {}\n")
+	run(t, dir, nil, "commit", "-q", "-am", "drop TestOld")
+	ls, err := CommitLosses(context.Background(), Options{Dir: dir}, "HEAD", "HEAD~1", &Baseline{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ls) != 1 || ls[0].Name != "TestOld" || ls[0].Cause != LostMissing {
+		t.Errorf("losses %+v, want TestOld missing", ls)
+	}
+}
