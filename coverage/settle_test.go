@@ -81,3 +81,29 @@ func TestGoReleaseInLosses(t *testing.T) {
 		t.Errorf("losses %+v, want TestOld missing", ls)
 	}
 }
+
+// TestRustMacroTestsInLosses checks that the tests a macro of the file
+// writes are tests like any other: one removed from the macro's call is a
+// loss under its name and module path, one renamed in the call is not.
+func TestRustMacroTestsInLosses(t *testing.T) {
+	dir := newRepo(t)
+	const macro = "#[cfg(test)]\nmod tests {\n    macro_rules! t {\n        ($($name:ident($v:expr))*) => {\n" +
+		"            $( #[test] fn $name() { assert_eq!(f($v), $v); } )*\n        };\n    }\n"
+	write(t, dir, "src/num/mod.rs", macro+"    t! {\n        zero(0)\n        one(1)\n        two(2)\n    }\n}\n")
+	run(t, dir, nil, "add", "-A")
+	run(t, dir, nil, "commit", "-q", "-m", "macro tests")
+	c := count(t, Options{Dir: dir, Mode: Rev, Rev: "HEAD", Paths: []string{"src"}})
+	want := []string{"src/num/mod.rs num::tests::one active", "src/num/mod.rs num::tests::two active", "src/num/mod.rs num::tests::zero active"}
+	if got := testStatuses(c); !reflect.DeepEqual(got, want) {
+		t.Errorf("%q, want %q", got, want)
+	}
+	write(t, dir, "src/num/mod.rs", macro+"    t! {\n        zero(0)\n        three(2)\n    }\n}\n")
+	run(t, dir, nil, "commit", "-q", "-am", "drop one, rename two")
+	ls, err := CommitLosses(context.Background(), Options{Dir: dir}, "HEAD", "HEAD~1", &Baseline{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ls) != 1 || ls[0].Name != "num::tests::one" || ls[0].Cause != LostMissing || ls[0].Assertions != 1 {
+		t.Errorf("losses %+v, want num::tests::one missing, with its assertion", ls)
+	}
+}

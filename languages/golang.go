@@ -171,7 +171,7 @@ var Go = &Language{
 			"func (s *S) TestSkipped(c *C) {\n\tc.Skip(\"later\")\n\tc.Assert(f(), Equals, 1)\n}\n" +
 			"func (s *S) TestNoC() {}\nfunc (s *S) TestTwo(c *C, x int) {}\nfunc (s *S) TestResult(c *C) error { return nil }\n" +
 			"func (s *S) BenchmarkX(c *C) {}\nfunc (s *S) helper(c *C) { c.Assert(f(), NotNil) }\n",
-			Tests: []string{"Test active", "S.TestA active", "S.Testable active", "S.TestSkipped skipped", "S.TestNoC active"},
+			Tests:      []string{"Test active", "S.TestA active", "S.Testable active", "S.TestSkipped skipped", "S.TestNoC active"},
 			Assertions: 4, Vacuous: 2, Benchmarks: 1},
 		{Path: "a_test.go", Source: "package a\nimport check \"gopkg.in/check.v1\"\n" +
 			"type S struct{}\nfunc (s *S) TestA(c *check.C) { c.Check(f(), check.Equals, 2) }\n",

@@ -21,12 +21,14 @@ var Rust = &Language{
 	Queries: map[string]string{"main": `
 		(function_item name: (identifier) @name) @fn
 		(mod_item name: (identifier) @modname) @mod
+		(macro_definition) @macrodef
 		(macro_invocation macro: (_) @macro (token_tree) @tokens) @invocation
 		(if_expression) @if
 		(return_expression) @return
 		(binary_expression operator: ["&&" "||"]) @logic
 	`},
 	Analyze: analyzeRust,
+	Settle:  settleRust,
 	Samples: []Sample{
 		{Path: "src/lib.rs", Source: "pub fn add(a: i32) -> i32 { debug_assert!(a > 0); a }\n#[cfg(test)]\nmod tests {\n    use super::*;\n    #[test]\n    fn it_adds() { assert_eq!(add(1), 1); assert!(true); }\n    #[test]\n    #[ignore = \"slow\"]\n    fn slow() { assert_ne!(add(1), 2) }\n    #[tokio::test]\n    async fn async_one() {}\n    #[rstest]\n    #[case(1)]\n    fn cases(#[case] x: i32) { prop_assert!(x > 0); }\n}\n",
 			Tests: []string{"tests::it_adds active", "tests::slow skipped", "tests::async_one active", "tests::cases active"}, Assertions: 3, Vacuous: 1},
@@ -64,7 +66,7 @@ var Rust = &Language{
 			"    #[test]\n    fn returns_value() -> Result<(), String> { return check(); }\n" +
 			"    #[test]\n    fn if_false() {\n        if false { return; }\n        assert_eq!(f(), 1);\n    }\n" +
 			"    #[test]\n    fn empty() {}\n}\n",
-			Tests: []string{"tests::windows_only active", "tests::feature active", "tests::any_test active", "tests::attr_never active",
+			Tests: []string{"tests::windows_only active [windows]", "tests::feature active", "tests::any_test active", "tests::attr_never active",
 				"tests::attr_windows active", "tests::late_return active", "tests::branch_return active", "tests::returns_value active",
 				"tests::if_false active", "tests::empty active"}, Assertions: 3},
 		// Dead and vacuous assertions; one that always fails counts.
@@ -76,6 +78,68 @@ var Rust = &Language{
 			"    assert!(false, \"unreachable\");\n    assert_eq!(0, 1);\n    assert_eq!(x, 3);\n    assert!(x == 1);\n" +
 			"    assert_eq!(vec![1], vec![1]);\n    assert!(cfg!(test));\n}\n",
 			Tests: []string{"v active"}, Assertions: 7, Vacuous: 9},
+		// A test's name starts with the module path its file's place in
+		// the crate gives, as cargo test -- --list prints it; an
+		// integration test's crate is its file.
+		{Path: "src/simd/avx2.rs", Source: "#[test]\nfn a() {}\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn b() {}\n}\n",
+			Tests: []string{"simd::avx2::a active", "simd::avx2::tests::b active"}},
+		{Path: "src/parse/mod.rs", Source: "#[test]\nfn a() {}\n", Tests: []string{"parse::a active"}},
+		{Path: "src/bin/tool.rs", Source: "#[test]\nfn a() {}\n", Tests: []string{"a active"}},
+		{Path: "crates/x/src/bin/tool/util.rs", Source: "#[test]\nfn a() {}\n", Tests: []string{"util::a active"}},
+		{Path: "tests/common/mod.rs", Source: "#[test]\nfn a() {}\n", Tests: []string{"common::a active"}},
+		{Path: "tests/it/main.rs", Source: "#[test]\nfn a() {}\n", Tests: []string{"a active"}},
+		{Path: "examples/demo/src/main.rs", Source: "#[test]\nfn a() {}\n", Tests: []string{"a active"}},
+		// Tests for some platforms stay active, and name them.
+		{Path: "src/lib.rs", Source: "#[cfg(test)]\nmod tests {\n" +
+			"    #[cfg(target_arch = \"x86_64\")]\n    #[test]\n    fn arch() {}\n" +
+			"    #[test]\n    #[cfg(not(windows))]\n    fn not_windows() {}\n" +
+			"    #[test]\n    #[cfg(all(unix, target_arch = \"aarch64\"))]\n    fn both() {}\n" +
+			"    #[test]\n    #[cfg(any(target_os = \"linux\", target_os = \"macos\"))]\n    fn either() {}\n" +
+			"    #[test]\n    #[cfg(any(feature = \"x\", windows))]\n    fn feature_or_windows() {}\n" +
+			"    #[test]\n    #[cfg(not(any(windows, target_family = \"wasm\")))]\n    fn neither() {}\n" +
+			"    #[cfg(windows)]\n    mod win {\n        #[test]\n        #[cfg(target_arch = \"x86\")]\n        fn a() {}\n    }\n}\n",
+			Tests: []string{"tests::arch active [x86_64]", "tests::not_windows active [!windows]", "tests::both active [aarch64/unix]",
+				"tests::either active [linux macos]", "tests::feature_or_windows active", "tests::neither active [!wasm/!windows]",
+				"tests::win::a active [windows/x86]"}},
+		{Path: "tests/unix.rs", Source: "#![cfg(unix)]\n#[test]\nfn a() {}\n", Tests: []string{"a active [unix]"}},
+		// Tests a macro_rules! macro of the file writes, expanded at each
+		// call: itoa's test! repeats a #[test] fn per name; httparse's
+		// req! calls itself with a default, and its tests hold the
+		// call's assertions as well as the macro's.
+		{Path: "tests/test.rs", Source: "macro_rules! test {\n" +
+			"    ($($name:ident($value:expr, $expected:expr))*) => {\n        $(\n            #[test]\n" +
+			"            fn $name() {\n                let mut buffer = itoa::Buffer::new();\n" +
+			"                assert_eq!(buffer.format($value), $expected);\n            }\n        )*\n    }\n}\n\n" +
+			"test! {\n    test_u64_0(0u64, \"0\")\n    test_i16_min(i16::min_value(), \"-32768\")\n}\n",
+			Tests: []string{"test_u64_0 active", "test_i16_min active"}, Assertions: 2},
+		{Path: "src/lib.rs", Source: "#[cfg(test)]\nmod tests {\n" +
+			"    macro_rules! req {\n" +
+			"        ($name:ident, $buf:expr, |$arg:ident| $body:expr) => (\n" +
+			"            req! {$name, $buf, Ok(Status::Complete($buf.len())), |$arg| $body }\n        );\n" +
+			"        ($name:ident, $buf:expr, $len:expr, |$arg:ident| $body:expr) => (\n" +
+			"        #[test]\n        fn $name() {\n            let status = parse($buf.as_ref());\n            assert_eq!(status, $len);\n" +
+			"            closure(status);\n            fn closure($arg: Request) {\n                $body\n            }\n        }\n        )\n    }\n" +
+			"    req! {\n        test_simple,\n        b\"GET / HTTP/1.1\\r\\n\\r\\n\",\n        |req| {\n" +
+			"            assert_eq!(req.method.unwrap(), \"GET\");\n            assert_eq!(req.path.unwrap(), \"/\");\n        }\n    }\n" +
+			"    req! {\n        test_err,\n        b\"GET\\n\",\n        Err(Error::Token),\n        |_r| {}\n    }\n" +
+			"    macro_rules! off {\n        ($name:ident) => {\n            #[test]\n            #[ignore]\n            fn $name() { assert!(check()); }\n        };\n    }\n" +
+			"    off!(ignored_one);\n" +
+			"    req! { 42 }\n}\n",
+			Tests: []string{"tests::test_simple active", "tests::test_err active", "tests::ignored_one skipped", "tests::req! active"}, Assertions: 5},
+		{Path: "tests/t.rs", Source: "macro_rules! suite {\n    ($m:ident: $($t:ident),+) => {\n        mod $m {\n" +
+			"            $( #[test] fn $t() { assert!(super::ok()); } )+\n        }\n    };\n}\nsuite!(parsing: a, b);\n",
+			Tests: []string{"parsing::a active", "parsing::b active"}, Assertions: 2},
+		// A call whose expansion never ends (each call doubles its tokens)
+		// runs out of budget: it stands for one test, named after its
+		// first identifier, with a note.
+		{Path: "tests/boom.rs", Source: "macro_rules! boom {\n    () => { #[test] fn z() {} };\n" +
+			"    ($($x:tt)*) => { boom!($($x)* $($x)*); };\n}\nboom!(a b);\n",
+			Tests: []string{"a active"}},
+		// Negative: a macro of the file that writes no test, and a call in
+		// a function's body, where no test can be.
+		{Path: "src/lib.rs", Source: "macro_rules! check {\n    ($x:expr) => { assert!($x) };\n}\n" +
+			"macro_rules! t {\n    ($n:ident) => { #[test] fn $n() {} };\n}\nfn f() {\n    check!(g());\n    t!(inner);\n}\n",
+			Tests: nil},
 		// Negative: not tests.
 		{Path: "src/main.rs", Source: "#[cfg(test)]\nfn only_in_tests() {}\n#[derive(Debug)]\nstruct Test;\nfn test() { debug_assert!(true); }\n", Tests: nil},
 	},
@@ -116,12 +180,19 @@ type rustAssert struct {
 }
 
 func analyzeRust(f *File) {
+	analyzeRustAt(f, 0)
+}
+
+// analyzeRustAt analyses a file, or at depth 1 the expansions of its
+// macros' calls, which are not expanded again.
+func analyzeRustAt(f *File, depth int) {
 	testDir := strings.HasPrefix(f.Path, "tests/") || strings.Contains(f.Path, "/tests/") ||
 		strings.HasPrefix(f.Path, "benches/") || strings.Contains(f.Path, "/benches/")
 	type mod struct {
 		start, end uint32
 		name       string
 		off        bool // under a cfg that never holds
+		plat       rustPlat
 	}
 	var mods []mod
 	var regions []rustRegion // where assertions count
@@ -132,14 +203,21 @@ func analyzeRust(f *File) {
 		code    *sitter.Node // the function
 		start   uint32
 		skipped bool
-		fromTT  bool
-		tokens  uint32 // start of the macro's token tree
+		plat    rustPlat
+		// inTokens is a test found in a macro's tokens: its holder, span
+		// and body hash; gen one that a macro of the file wrote.
+		inTokens *rustTokenTest
+		gen      *rustGenerated
 	}
 	var tests []pending
 	var asserts []rustAssert
+	var defs []*sitter.Node
+	var calls []rustCall
 	r := &rustAnalysis{f: f}
-	// #![cfg(…)] at the top of a file leaves the whole file out.
+	// #![cfg(…)] at the top of a file leaves the whole file out, or
+	// builds it for some platforms.
 	fileOff := rustInnerCfgOff(f, f.Root)
+	filePlat := rustItemPlatforms(f, nil, f.Root)
 	f.Each("main", f.Root, func(c map[string]*sitter.Node) {
 		switch {
 		case c["fn"] != nil:
@@ -149,7 +227,8 @@ func analyzeRust(f *File) {
 				r.dead.add(fn)
 			}
 			if isTest {
-				tests = append(tests, pending{name: f.Text(c["name"]), node: c["name"], body: fn.ChildByFieldName("body"), code: fn, start: fn.StartByte(), skipped: skipped || off})
+				tests = append(tests, pending{name: f.Text(c["name"]), node: c["name"], body: fn.ChildByFieldName("body"), code: fn,
+					start: fn.StartByte(), skipped: skipped || off, plat: rustItemPlatforms(f, fn, nil)})
 				regions = append(regions, rustRegion{fn.StartByte(), fn.EndByte()})
 			}
 		case c["mod"] != nil:
@@ -158,10 +237,12 @@ func analyzeRust(f *File) {
 			if off {
 				r.dead.add(m)
 			}
-			mods = append(mods, mod{m.StartByte(), m.EndByte(), f.Text(c["modname"]), off})
+			mods = append(mods, mod{m.StartByte(), m.EndByte(), f.Text(c["modname"]), off, rustItemPlatforms(f, m, m.ChildByFieldName("body"))})
 			if rustCfgTest(f, m) {
 				regions = append(regions, rustRegion{m.StartByte(), m.EndByte()})
 			}
+		case c["macrodef"] != nil:
+			defs = append(defs, c["macrodef"])
 		case c["invocation"] != nil:
 			inv, macro := c["invocation"], f.Text(c["macro"])
 			if i := strings.LastIndex(macro, "::"); i >= 0 {
@@ -171,19 +252,7 @@ func analyzeRust(f *File) {
 				asserts = append(asserts, rustAssert{inv.StartByte(), rustVacuous(f, macro, c["tokens"])})
 				return
 			}
-			// Any other macro body is opaque: read it as text.
-			tt := c["tokens"]
-			body := f.Text(tt)
-			for _, m := range rustMacroTest().FindAllStringSubmatchIndex(body, -1) {
-				attr := body[m[2]:m[3]]
-				if rustIsTestAttr(attr) {
-					tests = append(tests, pending{name: body[m[4]:m[5]], node: tt, start: tt.StartByte() + uint32(m[4]), fromTT: true, tokens: tt.StartByte()})
-					regions = append(regions, rustRegion{tt.StartByte(), tt.EndByte()})
-				}
-			}
-			for _, m := range rustMacroAssert().FindAllStringIndex(body, -1) {
-				asserts = append(asserts, rustAssert{tt.StartByte() + uint32(m[0]), false})
-			}
+			calls = append(calls, rustCall{inv: inv, tt: c["tokens"], macro: macro})
 		case c["if"] != nil:
 			r.ifs = append(r.ifs, c["if"])
 		case c["return"] != nil:
@@ -192,6 +261,30 @@ func analyzeRust(f *File) {
 			r.logic = append(r.logic, c["logic"])
 		}
 	})
+	var macros rustMacros
+	if depth == 0 && len(defs) > 0 {
+		macros = rustReadMacros(f, defs)
+	}
+	var expand []rustCall
+	for _, cl := range calls {
+		if m := macros.lookup(cl.macro, cl.inv.StartByte()); m != nil && m.tests && rustItemPosition(cl.inv) {
+			cl.def = m
+			expand = append(expand, cl)
+			continue
+		}
+		// Any other macro body is opaque: read it as text.
+		tt := cl.tt
+		for _, t := range rustTokenTests(f, tt) {
+			tests = append(tests, pending{name: t.name, node: tt, start: t.span.start, inTokens: t})
+			regions = append(regions, rustRegion{tt.StartByte(), tt.EndByte()})
+		}
+		for _, m := range rustMacroAssert().FindAllStringIndex(f.Text(tt), -1) {
+			asserts = append(asserts, rustAssert{tt.StartByte() + uint32(m[0]), false})
+		}
+	}
+	for _, g := range rustExpandCalls(f, macros, expand) {
+		tests = append(tests, pending{name: g.name, node: g.holder, start: g.span.start, gen: g})
+	}
 	r.markDead()
 	for _, a := range asserts {
 		if (testDir || rustInRegion(regions, a.at)) && !fileOff && !r.dead.has(a.at) {
@@ -202,24 +295,25 @@ func analyzeRust(f *File) {
 	for _, t := range tests {
 		var path []string
 		off := fileOff
+		plats := []rustPlat{filePlat, t.plat}
 		for _, m := range mods {
 			if m.start < t.start && t.start < m.end {
 				path = append(path, m.name)
 				off = off || m.off
+				plats = append(plats, m.plat)
 			}
 		}
-		line := t.node
-		if t.fromTT {
-			// The line of the fn inside the token tree.
-			n := strings.Count(string(f.Src[t.tokens:t.start]), "\n")
-			st := Active
-			if off {
-				st = Skipped
-			}
-			f.Result.Tests = append(f.Result.Tests, Test{Name: strings.Join(append(path, t.name), "::"), Line: Line(line) + n, Status: st})
-			continue
+		name := strings.Join(append(path, t.name), "::")
+		platforms := rustPlatAll(plats).names()
+		switch {
+		case t.gen != nil:
+			f.addGenerated(name, t.gen, off, platforms)
+		case t.inTokens != nil:
+			f.addTestAt(Test{Name: name, Line: t.inTokens.line, Status: statusOf(off), Body: t.inTokens.body, Platforms: platforms}, t.node, t.inTokens.span)
+		default:
+			f.AddTestSpan(name, t.node, t.skipped || off || r.returnsFirst(t.body), t.code)
+			f.Result.Tests[len(f.Result.Tests)-1].Platforms = platforms
 		}
-		f.AddTestSpan(strings.Join(append(path, t.name), "::"), line, t.skipped || off || r.returnsFirst(t.body), t.code)
 	}
 }
 
@@ -403,7 +497,7 @@ func rustInnerCfgOff(f *File, body *sitter.Node) bool {
 // rustAttrPath returns the path of #[path(...)] or #[path = …].
 func rustAttrPath(f *File, item *sitter.Node) string {
 	text := strings.TrimSpace(f.Text(item))
-	text = strings.TrimPrefix(strings.TrimPrefix(text, "#"), "!")
+	text = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(strings.TrimPrefix(text, "#")), "!"))
 	text = strings.TrimSpace(strings.TrimPrefix(strings.TrimSuffix(text, "]"), "["))
 	if i := strings.IndexAny(text, "(= "); i >= 0 {
 		text = text[:i]
