@@ -3,8 +3,10 @@ package coverage
 import (
 	"context"
 	"path"
+	"path/filepath"
 
 	"github.com/gitsentinel/sentinel/gitrepo"
+	"github.com/gitsentinel/sentinel/internal/atomicfile"
 	"github.com/gitsentinel/sentinel/languages"
 )
 
@@ -57,6 +59,25 @@ func (m *manifests) nearest(name, p string) []byte {
 			return c
 		}
 		if dir == "." || dir == "/" {
+			break
+		}
+	}
+	if m.s.info != nil {
+		return nil // nothing above a repository's root is part of its snapshot
+	}
+	// Plain files (a directory outside any repository, such as a module
+	// in the module cache) belong to the project above them too.
+	for dir := m.s.root; ; dir = filepath.Dir(dir) {
+		mp := filepath.Join(dir, name)
+		c, done := m.content[mp]
+		if !done {
+			c, _ = atomicfile.ReadFile(mp, maxManifestSize)
+			m.content[mp] = c
+		}
+		if c != nil {
+			return c
+		}
+		if parent := filepath.Dir(dir); parent == dir {
 			return nil
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"sort"
 	"testing"
+
+	"github.com/gitsentinel/sentinel/languages"
 )
 
 // testStatuses returns "path name status" for each test, with the
@@ -105,5 +107,30 @@ func TestRustMacroTestsInLosses(t *testing.T) {
 	}
 	if len(ls) != 1 || ls[0].Name != "num::tests::one" || ls[0].Cause != LostMissing || ls[0].Assertions != 1 {
 		t.Errorf("losses %+v, want num::tests::one missing, with its assertion", ls)
+	}
+}
+
+// TestGoReleaseAbovePlainFiles checks that plain files, counted outside any
+// repository, read the go.mod above the directory counted.
+func TestGoReleaseAbovePlainFiles(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "go.mod", "module example.com/a\n\ngo 1.25\n")
+	write(t, dir, "sub/new_test.go", "//go:build go1.27\n\npackage sub\nfunc TestNew(t *testing.T) {}\n")
+	write(t, dir, "sub/old_test.go", "//go:build !(go1.27 && !legacy)\n\npackage sub\nfunc TestOld(t *testing.T) {}\n")
+	for _, target := range []string{"sub", "sub/new_test.go"} {
+		c, err := CountTargets(context.Background(), dir, []string{target}, Options{Mode: WorkTree})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(c.Files) == 0 {
+			t.Errorf("%s: nothing counted", target)
+		}
+		for _, f := range c.Files {
+			for _, tt := range f.Tests {
+				if want := map[string]languages.Status{"TestNew": languages.Skipped, "TestOld": languages.Active}[tt.Name]; tt.Status != want {
+					t.Errorf("%s: %s is %s, want %s", target, tt.Name, tt.Status, want)
+				}
+			}
+		}
 	}
 }
