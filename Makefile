@@ -13,7 +13,7 @@ STATIC  := -linkmode external -extldflags -static
 # The fixtures module holds deliberately broken samples; gofmt leaves it alone.
 GOFILES  = $(shell find . -name '*.go' -not -path './fixtures/*')
 
-.PHONY: build install test vet fmt fmt-check bench fuzz self
+.PHONY: build install test vet fmt fmt-check bench fuzz self chaos
 
 build:
 	$(GO) build -trimpath -tags '$(TAGS)' -ldflags '$(LDFLAGS) $(STATIC)' -o $(BIN) ./cmd/sentinel 2>/dev/null || \
@@ -57,3 +57,19 @@ self: build
 	./$(BIN) trailers check --range HEAD
 	./$(BIN) status
 	./$(BIN) check --rev HEAD
+
+# The kill and race probes of docs/reliability.md, against bin/sentinel and
+# the real git: minutes, so not part of `make test`. CHAOS_N runs per
+# operation and signal, CHAOS_RACES trials per race; CHAOS_SEED=0 draws a
+# seed. CHAOS_OPS narrows the kill probe ("accept,pre-commit"); CHAOS_FLAGS
+# passes more (-keep keeps the repositories of failed runs). Every problem,
+# run by run, goes to bin/chaos.log. Exits 1 when a promise was broken.
+CHAOS_N     ?= 100
+CHAOS_RACES ?= 100
+CHAOS_SEED  ?= 0
+CHAOS_JOBS  ?= 2
+CHAOS_OPS   ?=
+CHAOS_FLAGS ?=
+chaos: build
+	$(GO) run ./internal/chaos/cmd/chaos -bin $(BIN) -n $(CHAOS_N) -races $(CHAOS_RACES) -seed $(CHAOS_SEED) \
+		-jobs $(CHAOS_JOBS) -ops '$(CHAOS_OPS)' -log bin/chaos.log $(CHAOS_FLAGS)

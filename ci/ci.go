@@ -29,18 +29,22 @@ type Report struct {
 	History []coverage.HistoryIssue `json:"history"`
 	// Attribution lists commits the trailer policy refuses.
 	Attribution []trailers.Finding `json:"attribution"`
+	// PersonOnly lists commits that add an acceptance, lower a peak or
+	// change who may sign, and do not show that a person made them.
+	PersonOnly []PersonIssue `json:"person_only"`
 	// AcceptCommand records the drops, when there are any.
 	AcceptCommand string `json:"accept_command,omitempty"`
 }
 
 // OK reports whether everything passed.
 func (r *Report) OK() bool {
-	return len(r.Drops) == 0 && len(r.History) == 0 && len(r.Attribution) == 0
+	return len(r.Drops) == 0 && len(r.History) == 0 && len(r.Attribution) == 0 && len(r.PersonOnly) == 0
 }
 
 // Run checks the commits of base..HEAD (all of HEAD's history when base is
 // empty): counts at HEAD against HEAD's baseline, the baseline commit by
-// commit, and the trailer policy on every commit.
+// commit, the trailer policy on every commit, and that a person made each
+// commit that accepts a loss of tests (see CheckPersons).
 func Run(ctx context.Context, dir, base string) (*Report, error) {
 	opts, _, err := coverage.ProjectOptions(ctx, dir, coverage.Rev, "HEAD")
 	if err != nil {
@@ -79,7 +83,8 @@ func RunCommits(ctx context.Context, opts coverage.Options, head string, commits
 			r.AcceptCommand = res.AcceptCommand()
 		}
 	}
-	if r.History, err = coverage.CheckHistory(ctx, opts.Dir, commits); err != nil {
+	var changes []coverage.BaselineChange
+	if r.History, changes, err = coverage.ReviewHistory(ctx, opts.Dir, commits); err != nil {
 		return nil, err
 	}
 	s, err := trailers.LoadSettings(ctx, opts.Dir)
@@ -91,6 +96,9 @@ func RunCommits(ctx context.Context, opts coverage.Options, head string, commits
 		return nil, err
 	}
 	r.Attribution = tr.Findings
+	if r.PersonOnly, err = CheckPersons(ctx, opts.Dir, &s.Syntax, commits, changes); err != nil {
+		return nil, err
+	}
 	return r, nil
 }
 
@@ -107,6 +115,9 @@ func (r *Report) WriteText(w io.Writer) error {
 		for _, m := range d.Missing {
 			fmt.Fprintf(&b, "  %s\n", m.Text())
 		}
+		for _, f := range d.Fewer {
+			fmt.Fprintf(&b, "  %s\n", f.Text())
+		}
 	}
 	if r.AcceptCommand != "" {
 		fmt.Fprintf(&b, "  if the tests were removed or switched off on purpose, a person records it: %s\n", r.AcceptCommand)
@@ -115,7 +126,10 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(&b, "commit %s %s: %s\n", short(h.Commit), quote.Name(h.Title), quote.Text(h.Reason))
 	}
 	if len(r.History) > 0 {
-		b.WriteString("  a peak may only fall with `sentinel accept` in the same commit\n")
+		b.WriteString("  a peak may only fall, and a test may only go, with `sentinel accept` in the same commit\n")
+	}
+	for _, p := range r.PersonOnly {
+		p.writeText(&b)
 	}
 	tr := &trailers.Report{Checked: r.Checked, Findings: r.Attribution, Commits: true}
 	if len(r.Attribution) > 0 {
@@ -124,7 +138,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 	}
 	if r.OK() {
-		fmt.Fprintf(&b, "%d commits checked: the counts hold their peaks, no peak fell without an acceptance, attribution is clean\n", r.Checked)
+		fmt.Fprintf(&b, "%d commits checked: the counts hold their peaks, no peak fell without an acceptance, every acceptance is a person's, attribution is clean\n", r.Checked)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -132,12 +146,25 @@ func (r *Report) WriteText(w io.Writer) error {
 
 // WriteJSON prints the report as JSON.
 func (r *Report) WriteJSON(w io.Writer) error {
+	out := *r
+	if out.Drops == nil {
+		out.Drops = []coverage.Drop{}
+	}
+	if out.History == nil {
+		out.History = []coverage.HistoryIssue{}
+	}
+	if out.Attribution == nil {
+		out.Attribution = []trailers.Finding{}
+	}
+	if out.PersonOnly == nil {
+		out.PersonOnly = []PersonIssue{}
+	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(struct {
 		OK bool `json:"ok"`
 		*Report
-	}{r.OK(), r})
+	}{r.OK(), &out})
 }
 
 // GitHub reads a workflow command from each line of a step's output,
@@ -184,9 +211,17 @@ func (r *Report) WriteGitHub(w io.Writer) error {
 			}
 			ghError(&b, m.Path, m.Line, ratchet, what+quote.Name(m.Name))
 		}
+		for _, f := range d.Fewer {
+			ghError(&b, f.Path, max(f.Line, 1), ratchet, f.Text())
+		}
 	}
 	for _, h := range r.History {
 		ghError(&b, coverage.BaselinePath, 1, ratchet, "commit "+short(h.Commit)+" "+quote.Name(h.Title)+": "+quote.Text(h.Reason))
+	}
+	for _, p := range r.PersonOnly {
+		for _, c := range p.Causes {
+			ghError(&b, "", 0, "sentinel acceptance", fmt.Sprintf("commit %s %s: %s; %s: %s; instead: %s", short(p.Commit), quote.Name(p.Title), p.summary(), c.Rule, c.Reason, c.Fix))
+		}
 	}
 	for _, f := range r.Attribution {
 		for _, v := range f.Violations {

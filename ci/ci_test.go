@@ -32,3 +32,17 @@ func TestGitHubAnnotationsCannotBeForged(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}
 }
+
+// TestJSONListsAreNeverNull checks that a report with nothing to say
+// writes every list as [], as docs/json.md promises.
+func TestJSONListsAreNeverNull(t *testing.T) {
+	var b strings.Builder
+	if err := (&Report{Head: "HEAD", Checked: 1}).WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{"drops", "history", "attribution", "person_only"} {
+		if !strings.Contains(b.String(), `"`+key+`": []`) {
+			t.Errorf("%s is not [] in\n%s", key, b.String())
+		}
+	}
+}

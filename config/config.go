@@ -80,6 +80,11 @@ type Ratchet struct {
 	// AutoRaise makes the pre-commit hook raise the peaks a commit earns
 	// and stage the baseline with it.
 	AutoRaise bool `toml:"auto_raise"`
+	// Signers is the path, relative to the work tree's root, of a file in
+	// git's ssh allowed_signers format: when set, a commit that adds an
+	// acceptance or lowers a peak counts only when one of its keys signed
+	// it. Empty (the default) asks for no signature.
+	Signers string `toml:"signers"`
 }
 
 // Hooks is the [hooks] table.
@@ -119,8 +124,10 @@ type Trailers struct {
 	// Models maps an agent ID to the model to record when the agent does
 	// not expose one in its environment.
 	Models map[string]string `toml:"models"`
-	// AgentCoauthor is "refuse" or "rewrite": what happens to an agent's
-	// Co-authored-by.
+	// AgentCoauthor is "rewrite" (the default) or "refuse": what happens to
+	// a Co-authored-by that names an agent, written while that agent
+	// commits. A person's own such line is refused either way, with the
+	// fix named.
 	AgentCoauthor string `toml:"agent_coauthor"`
 	// Footer is "keep", "strip" or "refuse": what happens to agent footer
 	// lines.
@@ -133,7 +140,7 @@ func Default() *Config {
 	return &Config{Ratchet: Ratchet{AutoRaise: true}, Trailers: Trailers{
 		Format:        "{agent}:{model}",
 		Models:        map[string]string{},
-		AgentCoauthor: "refuse",
+		AgentCoauthor: "rewrite",
 		Footer:        "keep",
 	}}
 }
@@ -263,6 +270,10 @@ func (c *Config) validate(name string, data []byte) error {
 			return fmt.Errorf("%s:%d:%d: coverage.scope %q: paths is empty", name, line, col, sc.Name)
 		}
 		seen[sc.Name] = true
+	}
+	if err := CheckSignersPath(c.Ratchet.Signers); err != nil {
+		line, col := keyPosition(data, "ratchet", "signers")
+		return fmt.Errorf("%s:%d:%d: ratchet.signers: %w", name, line, col, err)
 	}
 	for id, m := range t.Models {
 		if strings.ContainsAny(m, "\r\n") {

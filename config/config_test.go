@@ -45,6 +45,11 @@ func TestParseErrors(t *testing.T) {
 		{"empty format", "[trailers]\nformat = \"\"\n", "c.toml:2:1: trailers.format: must be one non-empty line"},
 		{"syntax", "[trailers\n", "c.toml:1:"},
 		{"wrong type", "[trailers]\ntools = \"x\"\n", "c.toml:2:"},
+		{"signers absolute", "[ratchet]\nsigners = \"/etc/allowed_signers\"\n", `c.toml:2:1: ratchet.signers: "/etc/allowed_signers" is absolute`},
+		{"signers outside", "[ratchet]\nsigners = \"../keys\"\n", `c.toml:2:1: ratchet.signers: "../keys" is not a clean path inside the repository`},
+		{"signers unclean", "[ratchet]\nsigners = \".sentinel//allowed_signers\"\n", `c.toml:2:1: ratchet.signers: ".sentinel//allowed_signers" is not a clean path`},
+		{"signers in .git", "[ratchet]\nsigners = \".git/allowed_signers\"\n", `c.toml:2:1: ratchet.signers: ".git/allowed_signers" is inside .git`},
+		{"signers backslash", "[ratchet]\nsigners = \"keys\\\\signers\"\n", `c.toml:2:1: ratchet.signers: "keys\\signers": write the path with forward slashes`},
 		{"empty exclude", "[coverage]\nexclude = [\"vendor/**\", \"\"]\n", "c.toml:2:1: coverage.exclude: a pattern must be one non-empty line"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -73,7 +78,30 @@ func TestLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Trailers.Format != "LLM" || c.Trailers.Footer != "strip" || c.Trailers.Models["codex"] != "gpt-5" || c.Trailers.AgentCoauthor != "refuse" {
+	if c.Trailers.Format != "LLM" || c.Trailers.Footer != "strip" || c.Trailers.Models["codex"] != "gpt-5" || c.Trailers.AgentCoauthor != "rewrite" {
 		t.Fatalf("decoded %+v", c.Trailers)
+	}
+}
+
+func TestReadSigners(t *testing.T) {
+	for _, tc := range []struct{ name, data, want, err string }{
+		{"unset", "[trailers]\nfooter = \"keep\"\n", "", ""},
+		{"set", "[ratchet]\nsigners = \".sentinel/allowed_signers\"\n", ".sentinel/allowed_signers", ""},
+		// A key this sentinel does not know does not hide the setting.
+		{"unknown keys", "[ratchet]\nsigners = \"keys/signers\"\nfuture = 1\n[elsewhere]\nx = 2\n", "keys/signers", ""},
+		{"not TOML", "[ratchet\n", "", "c.toml:1:"},
+		{"bad path", "[ratchet]\nsigners = \"../x\"\n", "", "c.toml: ratchet.signers: "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := ReadSigners("c.toml", []byte(tc.data))
+			switch {
+			case tc.err != "" && (err == nil || !strings.HasPrefix(err.Error(), tc.err)):
+				t.Fatalf("error %v, want prefix %q", err, tc.err)
+			case tc.err == "" && err != nil:
+				t.Fatal(err)
+			case got != tc.want:
+				t.Fatalf("got %q, want %q", got, tc.want)
+			}
+		})
 	}
 }

@@ -14,9 +14,11 @@ const Template = `# sentinel's project configuration. Every key is shown at its 
 # Tools appended to the value, as in the kernel's "AGENT:MODEL [TOOL1] [TOOL2]".
 # tools = []
 
-# What an agent's Co-authored-by gets: "refuse" (the commit is refused) or
-# "rewrite" (it becomes an Assisted-by).
-# agent_coauthor = "refuse"
+# What a Co-authored-by naming an agent gets while that agent commits:
+# "rewrite" (it becomes an Assisted-by in its place) or "refuse" (the commit
+# is refused). A person's commit with such a line is refused either way,
+# naming the fix: sentinel trailers check --fix FILE.
+# agent_coauthor = "rewrite"
 
 # What agent footer lines ("🤖 Generated with [Claude Code](…)", "Made with
 # Cursor") get: "keep", "strip" or "refuse".
@@ -45,6 +47,19 @@ const Template = `# sentinel's project configuration. Every key is shown at its 
 # the baseline into that commit, so the peak moves with the commit that
 # earned it. With false, "sentinel check --update" raises peaks by hand.
 # auto_raise = true
+
+# Who may accept a loss of tests: a file, committed, in git's ssh
+# allowed_signers format, a line per person:
+#   jane@example.com namespaces="git" ssh-ed25519 AAAA…
+# When set, a commit that adds an acceptance or lowers a
+# peak passes "sentinel ci" and the pre-push hook only when a key in this
+# file signed it (git commit -S with gpg.format=ssh). The file is read as
+# the commit's parent holds it, so a commit cannot add the key that signs
+# it, and a change to the file or to this key needs such a signature too.
+# The path is relative to the repository's root; empty asks for no
+# signature. Keep it under .sentinel/, where the guard keeps agents from
+# writing. The README's "Acceptances are a person's" shows the setup.
+# signers = ""   # such as ".sentinel/allowed_signers"
 
 [guard]
 # How hard the guard is: "standard"; "strict" denies what standard asks

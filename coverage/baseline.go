@@ -36,7 +36,20 @@ type Acceptance struct {
 	By      string                       `json:"by"`
 	Lowered map[string]map[string][2]int `json:"lowered"`
 	Reason  string                       `json:"reason"`
+	// Tests are the tests the acceptance lets go, by language, file and
+	// name: a test lost while the totals hold lowers no figure.
+	Tests []AcceptedTest `json:"tests,omitempty"`
 }
+
+// AcceptedTest names one test an acceptance lets go.
+type AcceptedTest struct {
+	Language string `json:"language"`
+	Name     string `json:"name"`
+	Path     string `json:"path"`
+}
+
+// Key identifies the test, as Loss.Key does.
+func (t AcceptedTest) Key() string { return t.Language + "\x00" + t.Path + "\x00" + t.Name }
 
 // key identifies an acceptance, for the union of two baselines.
 func (a Acceptance) key() string { return a.At + "\x00" + a.By + "\x00" + a.Reason }

@@ -26,7 +26,11 @@ const notCanonical = "not in the form sentinel writes (keys sorted, two-space in
 var (
 	baselineKeys   = []string{"accepted", "peaks", "version"}
 	peakKeys       = []string{FigureAssertions, FigureTests}
-	acceptanceKeys = []string{"at", "by", "lowered", "reason"}
+	acceptanceKeys = []string{"at", "by", "lowered", "reason", "tests"}
+	// requiredAcceptanceKeys are the keys every acceptance has; "tests" is
+	// there only when it names tests.
+	requiredAcceptanceKeys = []string{"at", "by", "lowered", "reason"}
+	acceptedTestKeys       = []string{"language", "name", "path"}
 )
 
 // fault is a problem at an offset of a baseline, before the file it came
@@ -237,7 +241,9 @@ func readAcceptance(v *strictjson.Value) (Acceptance, *fault) {
 		}
 		return m.Value.Text, nil
 	}
-	f := readObject(v, "an acceptance", acceptanceKeys, true, func(m strictjson.Member) *fault {
+	seen := map[string]bool{}
+	f := readObject(v, "an acceptance", acceptanceKeys, false, func(m strictjson.Member) *fault {
+		seen[m.Key] = true
 		var f *fault
 		switch m.Key {
 		case "at":
@@ -253,10 +259,57 @@ func readAcceptance(v *strictjson.Value) (Acceptance, *fault) {
 			a.Reason, f = text(m, "why the tests went")
 		case "lowered":
 			a.Lowered, f = readLowered(m.Value)
+		case "tests":
+			a.Tests, f = readAcceptedTests(m.Value)
 		}
 		return f
 	})
-	return a, f
+	if f != nil {
+		return a, f
+	}
+	for _, k := range requiredAcceptanceKeys {
+		if !seen[k] {
+			return a, faultf(v.Off, "an acceptance has no %q (it needs %s)", k, quoteList(requiredAcceptanceKeys))
+		}
+	}
+	if len(a.Lowered) == 0 && len(a.Tests) == 0 {
+		return a, faultf(v.Off, "the acceptance lowers no figure and names no test: an acceptance records a loss")
+	}
+	return a, nil
+}
+
+// readAcceptedTests reads the tests an acceptance lets go: each with its
+// language, name and path, none empty.
+func readAcceptedTests(v *strictjson.Value) ([]AcceptedTest, *fault) {
+	if v.Kind != strictjson.Array {
+		return nil, faultf(v.Off, "expected the acceptance's \"tests\", a list, found %s", v.Describe())
+	}
+	var out []AcceptedTest
+	for _, el := range v.Elems {
+		var t AcceptedTest
+		f := readObject(el, "an accepted test", acceptedTestKeys, true, func(m strictjson.Member) *fault {
+			if m.Value.Kind != strictjson.String {
+				return faultf(m.Value.Off, "expected the accepted test's %q, a string, found %s", m.Key, m.Value.Describe())
+			}
+			if m.Value.Text == "" {
+				return faultf(m.Value.Off, "the accepted test's %q is empty", m.Key)
+			}
+			switch m.Key {
+			case "language":
+				t.Language = m.Value.Text
+			case "name":
+				t.Name = m.Value.Text
+			case "path":
+				t.Path = m.Value.Text
+			}
+			return nil
+		})
+		if f != nil {
+			return nil, f
+		}
+		out = append(out, t)
+	}
+	return out, nil
 }
 
 // readLowered reads an acceptance's lowered figures: at least one, each as
@@ -264,7 +317,9 @@ func readAcceptance(v *strictjson.Value) (Acceptance, *fault) {
 func readLowered(v *strictjson.Value) (map[string]map[string][2]int, *fault) {
 	out := map[string]map[string][2]int{}
 	if v.Kind == strictjson.Object && len(v.Members) == 0 {
-		return nil, faultf(v.Off, "the acceptance's \"lowered\" is empty: an acceptance lowers at least one figure")
+		// Tests lost while the totals hold lower nothing; the acceptance
+		// then names them.
+		return out, nil
 	}
 	f := readRows(v, "the acceptance's \"lowered\"", func(key string, row *strictjson.Value) *fault {
 		figs := map[string][2]int{}

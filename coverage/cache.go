@@ -98,5 +98,7 @@ func (c *cache) save() error {
 		return fmt.Errorf("encode the count cache: %w", err)
 	}
 	atomicfile.WriteIn(c.commonDir, cacheFile(), buf.Bytes(), atomicfile.Options{Perm: 0o644, Transient: true, MkdirAll: true})
+	// A second count through the same cache writes only what it adds.
+	c.added = 0
 	return nil
 }

@@ -30,6 +30,8 @@ const MaxFileSize = 8 << 20
 
 // Options says what to count.
 type Options struct {
+	// cache, when set, is the cache to count through, already open.
+	cache *cache
 	// Dir is a directory inside the repository, or the directory to count
 	// in Plain mode.
 	Dir string
@@ -126,6 +128,10 @@ type Counts struct {
 	Temps []string
 
 	scopes []scope
+	// info and cache are kept for the identity check, which counts the
+	// reference's side of the changed files through the same cache.
+	info  *gitrepo.Info
+	cache *cache
 }
 
 // scope is a compiled [[coverage.scope]].
@@ -238,15 +244,22 @@ func Count(ctx context.Context, o Options) (*Counts, error) {
 		return nil, err
 	}
 	defer s.close()
+	return countSnapshot(ctx, s, o)
+}
 
-	var c *cache
-	if s.info != nil {
+// countSnapshot counts the files of an open snapshot.
+func countSnapshot(ctx context.Context, s *snapshot, o Options) (*Counts, error) {
+	var err error
+	c := o.cache
+	switch {
+	case c != nil:
+	case s.info != nil:
 		c = openCache(s.info.CommonDir)
-	} else {
+	default:
 		c = openCache("")
 	}
 	excludes := append(append([]string(nil), DefaultExcludes...), o.Excludes...)
-	out := &Counts{Root: s.root}
+	out := &Counts{Root: s.root, info: s.info, cache: c}
 	if out.scopes, err = compileScopes(o.Scopes); err != nil {
 		return nil, err
 	}

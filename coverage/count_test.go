@@ -42,7 +42,7 @@ func newRepo(t *testing.T) string {
 	dir := t.TempDir()
 	run(t, dir, nil, "init", "-q")
 	write(t, dir, "a_test.go", twoTests)
-	write(t, dir, "b/test_b.py", "def test_b():\n    assert 1 == 1\n")
+	write(t, dir, "b/test_b.py", "def test_b():\n    assert b() == 1\n")
 	write(t, dir, "vendor/v_test.go", twoTests)
 	write(t, dir, "pkg/testdata/t_test.go", twoTests)
 	write(t, dir, "main.go", "package a\n")

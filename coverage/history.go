@@ -18,6 +18,11 @@ type HistoryIssue struct {
 	Figure string `json:"figure,omitempty"`
 	Before int    `json:"before"`
 	After  int    `json:"after"`
+	// Test, Path, Line and Cause name a test the commit lost.
+	Test   string `json:"test,omitempty"`
+	Path   string `json:"path,omitempty"`
+	Line   int    `json:"line,omitempty"`
+	Cause  string `json:"cause,omitempty"`
 	Reason string `json:"reason"`
 }
 
@@ -28,6 +33,29 @@ type HistoryIssue struct {
 // two ends of a range would miss a branch that raised a peak and then
 // lowered it by hand, or a hand edit committed with --no-verify.
 func CheckHistory(ctx context.Context, root string, commits []gitrepo.Commit) ([]HistoryIssue, error) {
+	issues, _, err := ReviewHistory(ctx, root, commits)
+	return issues, err
+}
+
+// BaselineChange is a commit that does to the baseline what only a person
+// may do: add an acceptance, or lower a peak (with an acceptance or
+// without).
+type BaselineChange struct {
+	// Commit is the commit's full id.
+	Commit string
+	// Added are the acceptances the commit's baseline holds and its
+	// reference lacks, in the baseline's order.
+	Added []Acceptance
+	// Lowered are the peaks the commit holds lower than its reference, in
+	// key order, covered by an acceptance or not.
+	Lowered []Lowering
+}
+
+// ReviewHistory is CheckHistory that also returns, for each commit that
+// adds an acceptance or lowers a peak, what it changed: whether a person
+// made such a commit is for the caller to judge. A commit with no baseline
+// before it (the one that sets the ratchet up) changes nothing.
+func ReviewHistory(ctx context.Context, root string, commits []gitrepo.Commit) ([]HistoryIssue, []BaselineChange, error) {
 	var specs []string
 	for _, c := range commits {
 		specs = append(specs, c.Hash+":"+BaselinePath)
@@ -37,7 +65,7 @@ func CheckHistory(ctx context.Context, root string, commits []gitrepo.Commit) ([
 	}
 	blobs, err := gitrepo.ReadSpecs(ctx, root, specs)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	parse := func(rev string) (*Baseline, error) {
 		data := blobs[rev+":"+BaselinePath]
@@ -47,6 +75,8 @@ func CheckHistory(ctx context.Context, root string, commits []gitrepo.Commit) ([
 		return ParseBaseline(rev[:min(12, len(rev))]+":"+BaselinePath, data)
 	}
 	var issues []HistoryIssue
+	var changes []BaselineChange
+	var opts *Options
 	for _, c := range commits {
 		title := firstLine(c.Message)
 		cur, err := parse(c.Hash)
@@ -56,7 +86,7 @@ func CheckHistory(ctx context.Context, root string, commits []gitrepo.Commit) ([
 		}
 		ref, err := referenceBaseline(ctx, root, c, parse)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		switch {
 		case ref == nil:
@@ -69,8 +99,64 @@ func CheckHistory(ctx context.Context, root string, commits []gitrepo.Commit) ([
 			issues = append(issues, HistoryIssue{Commit: c.Hash, Title: title, Key: l.Key, Figure: l.Figure, Before: l.Before, After: l.After,
 				Reason: fmt.Sprintf("the peak of %s %s fell from %d to %d without an acceptance in the same commit", l.Key, l.Figure, l.Before, l.After)})
 		}
+		if ch := (BaselineChange{Commit: c.Hash, Added: AddedAcceptances(ref, cur), Lowered: Fallen(ref, cur)}); len(ch.Added) > 0 || len(ch.Lowered) > 0 {
+			changes = append(changes, ch)
+		}
+		if len(c.Parents) == 0 {
+			continue
+		}
+		// Tests the commit loses by name, though its totals hold: the same
+		// rule the pre-commit hook applies, commit by commit, so that
+		// --no-verify does not get one through.
+		if opts == nil {
+			o, _, err := ProjectOptions(ctx, root, Rev, "")
+			if err != nil {
+				return nil, nil, err
+			}
+			opts = &o
+		}
+		ls, err := CommitLosses(ctx, *opts, c.Hash, c.Parents[0], cur, ref)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, l := range ls {
+			issues = append(issues, HistoryIssue{Commit: c.Hash, Title: title, Key: l.Language, Test: l.Name, Path: l.Path, Line: l.Line, Cause: l.Cause,
+				Reason: l.Text() + ", and the commit adds no acceptance that names it"})
+		}
 	}
-	return issues, nil
+	return issues, changes, nil
+}
+
+// AddedAcceptances lists the acceptances cur holds and ref lacks. An
+// acceptance edited in place (another reason, another name) is a new one.
+func AddedAcceptances(ref, cur *Baseline) []Acceptance {
+	old := map[string]bool{}
+	for _, a := range ref.Accepted {
+		old[a.key()] = true
+	}
+	var out []Acceptance
+	for _, a := range cur.Accepted {
+		if !old[a.key()] {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// Fallen lists, in key order, every peak cur holds lower than ref, whether
+// or not an acceptance covers it.
+func Fallen(ref, cur *Baseline) []Lowering {
+	var out []Lowering
+	for _, k := range slices.Sorted(maps.Keys(ref.Peaks)) {
+		was, now := ref.Peaks[k], cur.Peaks[k]
+		if now.Tests < was.Tests {
+			out = append(out, Lowering{Key: k, Figure: FigureTests, Before: was.Tests, After: now.Tests})
+		}
+		if now.Assertions < was.Assertions {
+			out = append(out, Lowering{Key: k, Figure: FigureAssertions, Before: was.Assertions, After: now.Assertions})
+		}
+	}
+	return out
 }
 
 // Lowering is a peak that a baseline holds lower than the baseline before

@@ -40,3 +40,25 @@ func TestLowered(t *testing.T) {
 		})
 	}
 }
+
+func TestBaselineChanges(t *testing.T) {
+	old := Acceptance{At: "old", By: "A", Reason: "earlier", Lowered: map[string]map[string][2]int{"go": {"tests": {9, 5}}}}
+	ref := &Baseline{Version: 1, Peaks: map[string]Peak{"go": {Tests: 5, Assertions: 9}, "python": {Tests: 2, Assertions: 2}}, Accepted: []Acceptance{old}}
+	added := Acceptance{At: "new", By: "B", Reason: "r", Lowered: map[string]map[string][2]int{"go": {"tests": {5, 4}}}}
+	reworded := old
+	reworded.Reason = "reworded"
+	cur := &Baseline{Version: 1, Peaks: map[string]Peak{"go": {Tests: 4, Assertions: 10}}, Accepted: []Acceptance{reworded, added}}
+	// An acceptance edited in place is a new one; the one it replaced is
+	// simply gone.
+	if got, want := AddedAcceptances(ref, cur), []Acceptance{reworded, added}; !reflect.DeepEqual(got, want) {
+		t.Errorf("AddedAcceptances = %+v, want %+v", got, want)
+	}
+	if got := AddedAcceptances(ref, ref); got != nil {
+		t.Errorf("AddedAcceptances of the same baseline = %+v, want none", got)
+	}
+	// Every fall, covered or not; a rise is none.
+	want := []Lowering{{"go", FigureTests, 5, 4}, {"python", FigureTests, 2, 0}, {"python", FigureAssertions, 2, 0}}
+	if got := Fallen(ref, cur); !reflect.DeepEqual(got, want) {
+		t.Errorf("Fallen = %+v, want %+v", got, want)
+	}
+}

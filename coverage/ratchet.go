@@ -76,6 +76,9 @@ type Drop struct {
 	// Uncounted are the files whose tests went uncounted, in place of
 	// those tests in Missing.
 	Uncounted []Uncounted `json:"uncounted,omitempty"`
+	// Fewer are, for a drop in assertions, the tests and files that hold
+	// fewer of them than the reference snapshot.
+	Fewer []Fewer `json:"fewer,omitempty"`
 }
 
 // CheckResult is the ratchet's verdict on a snapshot.
@@ -88,20 +91,31 @@ type CheckResult struct {
 	Rows []Row `json:"rows"`
 	// Drops are the figures below their peaks.
 	Drops []Drop `json:"drops"`
+	// Losses are the tests the reference snapshot runs that this one lost,
+	// removed, switched off or emptied, and no acceptance of this snapshot
+	// lets go, whatever the totals say.
+	Losses []Loss `json:"losses"`
 	// Raised is the baseline with peaks raised to the counts, or nil
 	// when nothing is above its peak.
 	Raised *Baseline `json:"-"`
 }
 
 // OK reports whether nothing is below its peak.
-func (r *CheckResult) OK() bool { return len(r.Drops) == 0 }
+func (r *CheckResult) OK() bool { return len(r.Drops) == 0 && len(r.Losses) == 0 }
 
 // Check counts a snapshot and compares it with the baseline of the same
 // snapshot. Each drop in tests names the tests that the reference snapshot
 // (HEAD, or the parent of the checked revision) has and this one lacks.
 func Check(ctx context.Context, o Options) (*CheckResult, error) {
+	var pending *changesRun
+	if o.Dir != "" && o.Mode != Plain {
+		pending = startChanges(ctx, o, o.Dir)
+	}
 	c, err := Count(ctx, o)
 	if err != nil {
+		if pending != nil {
+			pending.wait()
+		}
 		return nil, err
 	}
 	if c.Baseline == nil {
@@ -128,7 +142,47 @@ func Check(ctx context.Context, o Options) (*CheckResult, error) {
 			return nil, err
 		}
 	}
+	ls, ref, err := losses(ctx, o, c, pending)
+	if err != nil {
+		return nil, err
+	}
+	if res.Losses, err = unaccepted(ctx, c.Root, ref, b, ls); err != nil {
+		return nil, err
+	}
+	if res.Losses == nil {
+		res.Losses = []Loss{}
+	}
+	if res.Drops == nil {
+		res.Drops = []Drop{}
+	}
 	return res, nil
+}
+
+// unaccepted drops the losses that an acceptance lets go: one that the
+// checked baseline holds and the reference's baseline does not, so added
+// with the change that loses the tests.
+func unaccepted(ctx context.Context, root, ref string, b *Baseline, ls []Loss) ([]Loss, error) {
+	if len(ls) == 0 {
+		return ls, nil
+	}
+	old, err := BaselineAt(ctx, root, ref)
+	var be *BaselineError
+	if err != nil && !errors.As(err, &be) {
+		return nil, err
+	}
+	return letGo(b, old, ls), nil
+}
+
+// Text says what became of the test, for people.
+func (l Loss) Text() string {
+	where := fmt.Sprintf("(%s:%d)", quote.Path(l.Path), l.Line)
+	switch l.Cause {
+	case LostSkipped:
+		return fmt.Sprintf("%s %s is switched off %s", l.Language, quote.Name(l.Name), where)
+	case LostEmptied:
+		return fmt.Sprintf("%s %s no longer asserts anything %s; it made %d assertion(s)", l.Language, quote.Name(l.Name), where, l.Assertions)
+	}
+	return fmt.Sprintf("%s %s is gone %s, under its name and its body", l.Language, quote.Name(l.Name), where)
 }
 
 // findMissing diffs the test lists with the reference snapshot. A test that
@@ -164,6 +218,9 @@ func (r *CheckResult) findMissing(ctx context.Context, o Options) error {
 	}
 	for i := range r.Drops {
 		d := &r.Drops[i]
+		if d.Figure == FigureAssertions {
+			d.Fewer = fewerAssertions(rc, r.Counts, d.Key)
+		}
 		if d.Figure != FigureTests {
 			continue
 		}
@@ -212,6 +269,7 @@ func (r *CheckResult) AcceptCommand() string {
 			langs = append(langs, "--language "+d.Key)
 		}
 	}
+
 	return `sentinel accept --reason "WHY THESE TESTS WENT" ` + strings.Join(langs, " ")
 }
 
@@ -226,12 +284,37 @@ func (r *CheckResult) WriteText(w io.Writer) error {
 		for _, m := range d.Missing {
 			fmt.Fprintf(&b, "  %s\n", m.Text())
 		}
+		for _, f := range d.Fewer {
+			fmt.Fprintf(&b, "  %s\n", f.Text())
+		}
 		if d.Figure == FigureTests && len(d.Missing) == 0 && len(d.Uncounted) == 0 {
 			b.WriteString("  (no test is missing by name: tests were turned off, or moved to an excluded path)\n")
 		}
 	}
+	if len(r.Losses) > 0 {
+		named := map[string]bool{}
+		for _, d := range r.Drops {
+			for _, m := range d.Missing {
+				named[m.Path+"\x00"+m.Name] = true
+			}
+		}
+		var lines []string
+		for _, l := range r.Losses {
+			if !named[l.Path+"\x00"+l.Name] {
+				lines = append(lines, "  "+l.Text()+"\n")
+			}
+		}
+		if len(lines) > 0 {
+			b.WriteString("tests the last commit runs that this change loses, whatever the totals:\n")
+			b.WriteString(strings.Join(lines, ""))
+		}
+	}
 	if !r.OK() {
-		fmt.Fprintf(&b, "the ratchet refuses: a count went below its peak in %s.\n", BaselinePath)
+		if len(r.Drops) > 0 {
+			fmt.Fprintf(&b, "the ratchet refuses: a count went below its peak in %s.\n", BaselinePath)
+		} else {
+			b.WriteString("the ratchet refuses: tests were lost, though the totals hold.\n")
+		}
 		fmt.Fprintf(&b, "If the tests were removed or switched off on purpose, a person records it:\n  %s\n", r.AcceptCommand())
 	} else {
 		fmt.Fprintf(&b, "every count is at or above its peak\n")
@@ -326,6 +409,25 @@ func Accept(ctx context.Context, o AcceptOptions) (*AcceptResult, error) {
 		}
 	}
 	rec := Acceptance{At: o.Now.UTC().Format(time.RFC3339), By: o.By, Reason: strings.TrimSpace(o.Reason), Lowered: map[string]map[string][2]int{}}
+	// The tests lost by name go into the record too, from the index (what
+	// git commit takes) and the work tree (what commit -a takes).
+	seenLoss := map[string]bool{}
+	for _, side := range []struct {
+		mode Mode
+		c    *Counts
+	}{{Index, idx}, {WorkTree, wt}} {
+		ls, _, err := losses(ctx, Options{Dir: o.Dir, Mode: side.mode, Excludes: o.Excludes, Scopes: o.Scopes}, side.c, nil)
+		if err != nil {
+			return nil, err
+		}
+		for _, l := range ls {
+			if seenLoss[l.Key()] || !wantLanguage(want, l.Language) {
+				continue
+			}
+			seenLoss[l.Key()] = true
+			rec.Tests = append(rec.Tests, AcceptedTest{Language: l.Language, Name: l.Name, Path: l.Path})
+		}
+	}
 	var restaged []Acceptance
 	_, err = UpdateBaseline(ctx, UpdateOptions{Root: wt.Root, CommonDir: wt.CommonDir, Stage: true}, func(b *Baseline) (*Baseline, error) {
 		if b == nil {
@@ -356,7 +458,27 @@ func Accept(ctx context.Context, o AcceptOptions) (*AcceptResult, error) {
 				out.Peaks[k] = p
 			}
 		}
-		if len(rec.Lowered) == 0 {
+		// Tests that an acceptance not yet committed lets go already are
+		// not accepted twice.
+		if len(rec.Tests) > 0 {
+			head, err := BaselineAt(ctx, wt.Root, "HEAD")
+			var be *BaselineError
+			if err != nil && !errors.As(err, &be) {
+				return nil, err
+			}
+			ls := make([]Loss, len(rec.Tests))
+			for i, t := range rec.Tests {
+				ls[i] = Loss{Language: t.Language, Name: t.Name, Path: t.Path}
+			}
+			rec.Tests = rec.Tests[:0]
+			for _, l := range letGo(b, head, ls) {
+				rec.Tests = append(rec.Tests, AcceptedTest{Language: l.Language, Name: l.Name, Path: l.Path})
+			}
+			if len(rec.Tests) == 0 {
+				rec.Tests = nil
+			}
+		}
+		if len(rec.Lowered) == 0 && len(rec.Tests) == 0 {
 			// An accept killed between writing the work tree's baseline and
 			// staging it leaves the acceptance on disk only; the commit would
 			// then be refused with nothing left to accept. Staging it now
@@ -381,6 +503,20 @@ func Accept(ctx context.Context, o AcceptOptions) (*AcceptResult, error) {
 		return &AcceptResult{Restaged: restaged}, nil
 	}
 	return &AcceptResult{Recorded: &rec}, nil
+}
+
+// wantLanguage reports whether --language values (rows: a language, or
+// scope/language) take in a test of lang; none take in every language.
+func wantLanguage(want map[string]bool, lang string) bool {
+	if len(want) == 0 || want[lang] {
+		return true
+	}
+	for k := range want {
+		if strings.HasSuffix(k, "/"+lang) {
+			return true
+		}
+	}
+	return false
 }
 
 // ProjectOptions returns the options for counting the repository that

@@ -14,7 +14,8 @@ import (
 type CommitMsgResult struct {
 	// Report holds the refusals, if any.
 	Report *trailers.Report
-	// Detected is the agent found in the environment, or nil.
+	// Detected is the agent found in the environment or among the parent
+	// processes, or nil.
 	Detected *trailers.Detection
 	// Edits describe the changes written to the message file.
 	Edits []string
@@ -24,7 +25,7 @@ type CommitMsgResult struct {
 // the message file git passes, and when the policy passes writes the edits
 // (Assisted-by for a detected agent, footer stripping, co-author rewriting)
 // back atomically. A refused message is left exactly as it was.
-func CommitMsg(ctx context.Context, dir, file string, getenv trailers.Getenv) (*CommitMsgResult, error) {
+func CommitMsg(ctx context.Context, dir, file string, env trailers.Env) (*CommitMsgResult, error) {
 	if !filepath.IsAbs(file) {
 		file = filepath.Join(dir, file)
 	}
@@ -36,7 +37,7 @@ func CommitMsg(ctx context.Context, dir, file string, getenv trailers.Getenv) (*
 	if err != nil {
 		return nil, err
 	}
-	d := s.Detect(getenv)
+	d := s.Detect(env)
 	report, out, err := s.CheckMessage(file, msg, s.Policy(d, false))
 	if err != nil {
 		return nil, err

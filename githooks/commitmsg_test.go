@@ -22,15 +22,17 @@ func repo(t testing.TB) string {
 	return dir
 }
 
-func env(kv ...string) trailers.Getenv {
-	return func(k string) string {
+// env is an environment of the given variables and no parent processes,
+// so that an agent running the tests is not taken for one under test.
+func env(kv ...string) trailers.Env {
+	return trailers.Env{Getenv: func(k string) string {
 		for i := 0; i+1 < len(kv); i += 2 {
 			if kv[i] == k {
 				return kv[i+1]
 			}
 		}
 		return ""
-	}
+	}}
 }
 
 func TestCommitMsg(t *testing.T) {
@@ -38,7 +40,7 @@ func TestCommitMsg(t *testing.T) {
 	file := filepath.Join(dir, ".git", "COMMIT_EDITMSG")
 	for _, tc := range []struct {
 		name, in, want string
-		env            trailers.Getenv
+		env            trailers.Env
 		refused        bool
 	}{
 		{"person", "Title\n\nBody.\n", "Title\n\nBody.\n", env(), false},

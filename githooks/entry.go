@@ -22,7 +22,7 @@ import (
 // gets a comment saying what the commit-msg hook will add instead: a real
 // trailer would turn an aborted, empty commit into one titled by it. It
 // returns what it did, or "" when it did nothing.
-func PrepareCommitMsg(ctx context.Context, dir, file string, getenv trailers.Getenv) (string, error) {
+func PrepareCommitMsg(ctx context.Context, dir, file string, env trailers.Env) (string, error) {
 	if !filepath.IsAbs(file) {
 		file = filepath.Join(dir, file)
 	}
@@ -30,7 +30,7 @@ func PrepareCommitMsg(ctx context.Context, dir, file string, getenv trailers.Get
 	if err != nil {
 		return "", err
 	}
-	d := s.Detect(getenv)
+	d := s.Detect(env)
 	if d == nil {
 		return "", nil
 	}

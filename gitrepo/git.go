@@ -21,6 +21,9 @@ var (
 	ArgvUserIdent = []string{"var", "GIT_COMMITTER_IDENT"}
 	// ArgvShowToplevel prints the root of the work tree.
 	ArgvShowToplevel = []string{"rev-parse", "--show-toplevel"}
+	// ArgvAbsoluteGitDir prints the git dir of this work tree, where git
+	// keeps the state of a merge, rebase or cherry-pick under way.
+	ArgvAbsoluteGitDir = []string{"rev-parse", "--absolute-git-dir"}
 	// ArgvLocate prints the common git dir, the object format and, for
 	// each revision appended, its commit id.
 	ArgvLocate = []string{"rev-parse", "--git-common-dir", "--show-object-format"}
@@ -65,6 +68,7 @@ func (e *ExitError) Error() string {
 func (Exec) Run(ctx context.Context, dir string, stdin []byte, argv ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, "git", argv...)
 	cmd.Dir = dir
+	ownGroup(cmd)
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	}
@@ -95,6 +99,7 @@ type Git struct {
 func (g *Git) command(ctx context.Context, argv []string, extra ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, "git", append(append([]string(nil), argv...), extra...)...)
 	cmd.Dir = g.Dir
+	ownGroup(cmd)
 	return cmd
 }
 
@@ -162,6 +167,16 @@ func (g *Git) CommitterIdent(ctx context.Context) (string, error) {
 // Toplevel returns the root of the work tree.
 func (g *Git) Toplevel(ctx context.Context) (string, error) {
 	out, err := g.revParse(ctx, ArgvShowToplevel)
+	if err != nil {
+		return "", err
+	}
+	return oneValue(out)
+}
+
+// GitDir returns the absolute git dir of the work tree (a linked work
+// tree's own, not the common one).
+func (g *Git) GitDir(ctx context.Context) (string, error) {
+	out, err := g.revParse(ctx, ArgvAbsoluteGitDir)
 	if err != nil {
 		return "", err
 	}

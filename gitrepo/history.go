@@ -31,6 +31,10 @@ type Commit struct {
 	Message []byte
 	// Parents are the parent commit ids.
 	Parents []string
+	// Signature is the kind of signature the commit carries: "ssh",
+	// "openpgp", "x509", "unknown", or "" for none. Only the header's
+	// armour is read; git verify-commit checks the signature itself.
+	Signature string
 }
 
 // Short returns the abbreviated commit id.
@@ -235,6 +239,14 @@ func parseRawCommit(hash string, raw []byte) *rawCommit {
 		switch key {
 		case "parent":
 			c.Parents = append(c.Parents, val)
+		case "gpgsig", "gpgsig-sha256":
+			// The first line is the armour; the rest are continuation
+			// lines, which start with a space and have no key. A SHA-1
+			// repository signs under "gpgsig", a SHA-256 one under
+			// "gpgsig-sha256"; a commit has one of them.
+			if c.Signature == "" {
+				c.Signature = signatureKind(val)
+			}
 		case "author", "committer":
 			// "Name <email> 1700000000 +0000": drop the date.
 			if i := strings.LastIndexByte(val, '>'); i >= 0 {
@@ -248,6 +260,20 @@ func parseRawCommit(hash string, raw []byte) *rawCommit {
 		}
 	}
 	return c
+}
+
+// signatureKind names a signature by its armour's first line, as git's
+// gpg-interface tells the formats apart.
+func signatureKind(first string) string {
+	switch strings.TrimSpace(first) {
+	case "-----BEGIN SSH SIGNATURE-----":
+		return "ssh"
+	case "-----BEGIN PGP SIGNATURE-----", "-----BEGIN PGP MESSAGE-----":
+		return "openpgp"
+	case "-----BEGIN SIGNED MESSAGE-----":
+		return "x509"
+	}
+	return "unknown"
 }
 
 // CommitsByID reads the given commits, in the order given.

@@ -186,6 +186,54 @@ var gitRules = []*Rule{
 			"git push -n", "git push --dry-run", "git merge --verify-signatures x", "git commit -- -n", "git log -n 3"},
 	},
 	{
+		ID: "git.sign", Severity: High, Reason: "signing with the person's key, which is how sentinel ci tells a person's acceptance from an agent's",
+		Suggest: "commit unsigned; the person signs what they accept",
+		Match: func(c *Command, e *Env) bool {
+			switch c.Name() {
+			case "git":
+				g := c.git()
+				for k, v := range g.config {
+					if (k == "commit.gpgsign" || k == "rebase.gpgsign") && v != "false" && v != "no" && v != "off" && v != "0" {
+						return true
+					}
+				}
+				switch g.sub {
+				case "commit", "merge", "rebase", "cherry-pick", "revert", "am", "pull":
+					return g.args.on("gpg-sign")
+				case "config":
+					for _, o := range g.args.operands {
+						if k := strings.ToLower(o); k == "commit.gpgsign" || k == "user.signingkey" || k == "gpg.format" || strings.HasPrefix(k, "gpg.ssh.") {
+							return len(g.args.operands) > 1
+						}
+					}
+				}
+			case "ssh-keygen":
+				args := c.Args()
+				for i, a := range args {
+					if a == "-Ysign" || a == "-Y" && i+1 < len(args) && args[i+1] == "sign" {
+						return true
+					}
+				}
+			case "gpg", "gpg2":
+				for _, a := range c.Args() {
+					switch {
+					case a == "--sign" || a == "--clearsign" || a == "--clear-sign" || a == "--detach-sign" || a == "--detach-sig":
+						return true
+					case len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsAny(a[1:], "sb"):
+						return true
+					}
+				}
+			}
+			return false
+		},
+		Deny: []string{"git commit -S -m x", "git commit --gpg-sign -m x", "git commit -S0xABC -m x", "git commit --gpg-sign=KEY -m x", "git -c commit.gpgsign=true commit -m x",
+			"git rebase -S main", "git merge -S feature", "git cherry-pick -S abc", "git config commit.gpgsign true", "git config --global user.signingkey ~/.ssh/id_ed25519.pub",
+			"ssh-keygen -Y sign -f ~/.ssh/id_ed25519 -n git msg", "gpg --detach-sign x", "gpg -sa x", "gpg --clearsign x"},
+		Allow: []string{"git commit -m 'sign the form'", "git commit --no-gpg-sign -m x", "git -c commit.gpgsign=false commit -m x", "git log --show-signature",
+			"git verify-commit HEAD", "git config --get user.signingkey", "ssh-keygen -Y verify -f allowed -I a -n git -s sig", "ssh-keygen -t ed25519 -f k",
+			"gpg --verify x.sig", "gpg --list-keys"},
+	},
+	{
 		ID: "git.hooks-path", Severity: High, Reason: "configuring git so that sentinel's hooks do not run (core.hooksPath, an include, a hook-disabling setting)",
 		Suggest: "leave git's hook configuration alone",
 		Match: func(c *Command, e *Env) bool {

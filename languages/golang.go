@@ -3,6 +3,7 @@ package languages
 import (
 	"bytes"
 	"go/build/constraint"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -28,21 +29,74 @@ var Go = &Language{
 			function: (selector_expression field: (field_identifier) @f)
 			arguments: (argument_list (_) (func_literal parameters: (parameter_list) @params))) @runcall
 		(func_literal parameters: (parameter_list) @litparams) @funclit
+		(if_statement) @if
+		(return_statement) @return
+		(binary_expression operator: ["&&" "||"]) @logic
 	`},
 	Analyze: analyzeGo,
 	Samples: []Sample{
-		{Path: "a_test.go", Source: "package a\nimport \"testing\"\nfunc TestA(t *testing.T) { if 1 != 1 { t.Errorf(\"x\") } }\nfunc Test(t *testing.T) {}\nfunc Test_b(t *testing.T) { t.Fatal(\"x\") }\nfunc Test1(t *testing.T) {}\n",
+		{Path: "a_test.go", Source: "package a\nimport \"testing\"\nfunc TestA(t *testing.T) { if x != 1 { t.Errorf(\"x\") } }\nfunc Test(t *testing.T) {}\nfunc Test_b(t *testing.T) { t.Fatal(\"x\") }\nfunc Test1(t *testing.T) {}\n",
 			Tests: []string{"TestA active", "Test active", "Test_b active", "Test1 active"}, Assertions: 2},
 		{Path: "a_test.go", Source: "package a\nimport \"testing\"\nfunc TestSkip(t *testing.T) {\n\tt.Skip(\"later\")\n\tt.Error(\"x\")\n}\nfunc TestShort(t *testing.T) {\n\tif testing.Short() {\n\t\tt.Skip()\n\t}\n}\n",
-			Tests: []string{"TestSkip skipped", "TestShort active"}, Assertions: 1},
+			Tests: []string{"TestSkip skipped", "TestShort active"}},
 		{Path: "a_test.go", Source: "package a\nimport \"testing\"\nfunc FuzzP(f *testing.F) { f.Fuzz(func(t *testing.T, s string) { t.Fail() }) }\nfunc BenchmarkX(b *testing.B) {}\nfunc TestMain(m *testing.M) {}\n",
 			Tests: []string{"FuzzP active"}, Assertions: 1, Benchmarks: 1},
-		{Path: "a_test.go", Source: "package a\nimport (\"testing\"; \"github.com/stretchr/testify/assert\")\nfunc TestT(t *testing.T) {\n\tassert.Equal(t, 1, 1)\n\trequire.NoError(t, nil)\n\tassert.True(t, true)\n\ta := assert.New(t)\n\t_ = a\n\tt.Run(\"sub\", func(t *testing.T) { t.Error(\"x\") })\n}\n",
+		{Path: "a_test.go", Source: "package a\nimport (\"testing\"; \"github.com/stretchr/testify/assert\")\nfunc TestT(t *testing.T) {\n\tassert.Equal(t, 1, got)\n\trequire.NoError(t, err)\n\tassert.True(t, true)\n\ta := assert.New(t)\n\t_ = a\n\tt.Run(\"sub\", func(t *testing.T) { t.Error(\"x\") })\n}\n",
 			Tests: []string{"TestT active"}, Assertions: 3, Vacuous: 1, Subtests: 1},
 		{Path: "a_test.go", Source: "package a\ntype S struct{ suite.Suite }\nfunc (s *S) TestInSuite() { s.Equal(1, 1) }\nfunc (s *S) Testify() {}\nfunc TestRun(t *testing.T) { suite.Run(t, new(S)) }\n",
 			Tests: []string{"S.TestInSuite active", "TestRun active"}},
-		{Path: "a_test.go", Source: "package a\nimport . \"github.com/onsi/gomega\"\nfunc TestG(t *testing.T) {\n\tg := NewWithT(t)\n\tg.Expect(1).To(Equal(1))\n\tExpect(true).To(BeTrue())\n\tΩ(2).Should(Equal(2))\n}\n",
-			Tests: []string{"TestG active"}, Assertions: 2, Vacuous: 1},
+		{Path: "a_test.go", Source: "package a\nimport . \"github.com/onsi/gomega\"\nfunc TestG(t *testing.T) {\n\tg := NewWithT(t)\n\tg.Expect(x).To(Equal(1))\n\tExpect(true).To(BeTrue())\n\tΩ(2).Should(Equal(2))\n}\n",
+			Tests: []string{"TestG active"}, Assertions: 1, Vacuous: 2},
+		// Switched off however it is written: a skip under a constant-true
+		// condition, or a return (or an if that returns) as the first
+		// statement. go test reports the first as SKIP, the second as a
+		// PASS that ran nothing. What follows is dead, and not counted.
+		{Path: "a_test.go", Source: "package a\nimport \"testing\"\n" +
+			"func TestIfTrue(t *testing.T) {\n\tif true {\n\t\tt.Skip(\"off\")\n\t}\n\tt.Error(\"x\")\n}\n" +
+			"func TestOneIsOne(t *testing.T) {\n\tif 1 == 1 { t.Skip() }\n}\n" +
+			"func TestNotFalse(t *testing.T) {\n\tif !false { t.Skipf(\"x\") }\n}\n" +
+			"func TestTrueOr(t *testing.T) {\n\tif true || x { t.SkipNow() }\n}\n" +
+			"func TestOrTrue(t *testing.T) {\n\tif (x || \"a\" != \"b\") { t.Skip() }\n}\n" +
+			"func TestElse(t *testing.T) {\n\tt.Log(\"x\")\n\tif false {\n\t} else {\n\t\tt.Skip()\n\t}\n}\n" +
+			"func TestReturn(t *testing.T) {\n\treturn\n\tt.Error(\"x\")\n}\n" +
+			"func TestParallelReturn(t *testing.T) {\n\t// Nothing to see.\n\tt.Parallel()\n\treturn\n}\n" +
+			"func TestIfTrueReturn(t *testing.T) {\n\tif true { return }\n\tt.Fatal(\"x\")\n}\n" +
+			"func TestEitherWay(t *testing.T) {\n\tif x { return } else { t.Skip() }\n\tt.Fatal(\"x\")\n}\n",
+			Tests: []string{"TestIfTrue skipped", "TestOneIsOne skipped", "TestNotFalse skipped", "TestTrueOr skipped", "TestOrTrue skipped",
+				"TestElse skipped", "TestReturn skipped", "TestParallelReturn skipped", "TestIfTrueReturn skipped", "TestEitherWay skipped"}},
+		// Negative: skips under real conditions, and a return after work,
+		// leave the test active; an empty test is active too.
+		{Path: "a_test.go", Source: "package a\nimport (\"os\"; \"runtime\"; \"testing\")\n" +
+			"func TestShort(t *testing.T) {\n\tif testing.Short() { t.Skip() }\n\tt.Error(\"x\")\n}\n" +
+			"func TestGOOS(t *testing.T) {\n\tif runtime.GOOS == \"windows\" { t.Skip(\"x\") }\n\tt.Error(\"x\")\n}\n" +
+			"func TestEnv(t *testing.T) {\n\tif os.Getenv(\"X\") == \"\" || false { t.Skip() }\n}\n" +
+			"func TestNever(t *testing.T) {\n\tif false { t.Skip() }\n\tif 1 == 2 { return }\n\tt.Error(\"x\")\n}\n" +
+			"func TestLateReturn(t *testing.T) {\n\tdo(t)\n\treturn\n\tt.Error(\"dead\")\n}\n" +
+			"func TestReturnInBranch(t *testing.T) {\n\tif x { return }\n\tt.Error(\"x\")\n}\n" +
+			"func TestNotMine(t *testing.T) {\n\tr.Skip(1)\n\tt.Error(\"x\")\n}\n" +
+			"func TestEmpty(t *testing.T) {}\n",
+			Tests: []string{"TestShort active", "TestGOOS active", "TestEnv active", "TestNever active", "TestLateReturn active",
+				"TestReturnInBranch active", "TestNotMine active", "TestEmpty active"}, Assertions: 5},
+		// Assertions that never run: under a constant-false condition, on
+		// the right of false && …, after a return or skip in their block.
+		// A label after a return can be reached by goto.
+		{Path: "a_test.go", Source: "package a\nimport \"testing\"\nfunc TestDead(t *testing.T) {\n" +
+			"\tif false { t.Error(\"x\") }\n\tif 1 != 1 { t.Fatal(\"x\") }\n\tif true {} else { assert.Equal(t, 1, x) }\n" +
+			"\t_ = false && assert.True(t, x)\n\t_ = true || assert.True(t, x)\n\t_ = x || assert.True(t, y)\n" +
+			"\tif x {\n\t\treturn\n\t\tt.Error(\"dead\")\n\t}\n\tif y {\n\t\tt.Skip()\n\t\tt.Error(\"dead\")\n\t}\n" +
+			"\tfunc() { return; t.Error(\"dead\") }()\n\tif z { goto L }\n\treturn\n\tt.Error(\"dead\")\nL:\n\tt.Error(\"live\")\n}\n",
+			Tests: []string{"TestDead active"}, Assertions: 2},
+		// Vacuous: literals compared, and truths of literals. A literal that
+		// always fails is an explicit failure and counts.
+		{Path: "a_test.go", Source: "package a\nimport \"testing\"\nfunc TestV(t *testing.T) {\n" +
+			"\tassert.Equal(t, 3, 3)\n\trequire.Equal(t, \"a\", \"a\")\n\tassert.NotEqual(t, 1, 2)\n\tassert.Equal(t, -3, -3.0)\n" +
+			"\tassert.Equalf(t, `a`, \"a\", \"msg %d\", 1)\n\tassert.True(t, 1 == 1)\n\tassert.Nil(t, nil)\n\tassert.NotNil(t, \"x\")\n" +
+			"\tassert.False(t, !true)\n\trequire.NoError(t, nil)\n\tassert.Zero(t, 0)\n\tassert.NotEmpty(t, \"x\")\n" +
+			"\tExpect(1).To(Equal(1))\n\tΩ('a').ShouldNot(Equal(\"a\"))\n\tg.Expect(nil).To(BeNil())\n" +
+			"\tassert.True(t, false, \"unreachable\")\n\tassert.Equal(t, 3, x)\n\tassert.Equal(t, x, y)\n\tassert.Fail(t, \"a\", \"b\")\n" +
+			"\tassert.Nil(t, err)\n\tassert.Len(t, xs, 3)\n\tExpect(1).To(Equal(f(x)))\n\tExpect(x).To(BeTrue())\n\tt.Fatal(\"x\")\n" +
+			"\tassert.Equal(t, 0, 1, \"unreachable\")\n\trequire.Less(t, 2, 1)\n\tassert.Contains(t, \"abc\", \"b\")\n}\n",
+			Tests: []string{"TestV active"}, Assertions: 11, Vacuous: 16},
 		// A file go test never builds: its tests are switched off.
 		{Path: "a_test.go", Source: "//go:build ignore\n\npackage a\nimport \"testing\"\nfunc TestA(t *testing.T) { t.Error(\"x\") }\n",
 			Tests: []string{"TestA skipped"}, Assertions: 1},
@@ -100,35 +154,70 @@ type goFailCall struct {
 	at   uint32
 }
 
+// goAnalysis is what one pass of the query over a Go file collects, read
+// once every function's parameters are known.
+type goAnalysis struct {
+	f      *File
+	scopes []goScope
+	fails  []goFailCall
+	// asserts are testify and gomega calls, by position.
+	asserts []goAssert
+	// skipCalls are x.Skip, x.Skipf and x.SkipNow calls; skips holds the
+	// start of those whose receiver is a testing parameter.
+	skipCalls []*sitter.Node
+	skips     map[uint32]bool
+	ifs       []*sitter.Node
+	returns   []*sitter.Node
+	logic     []*sitter.Node
+	tests     []goTest
+	dead      deadSpans
+}
+
+type goAssert struct {
+	at      uint32
+	vacuous bool
+}
+
+// goTest is a test function, whose status waits for the skip calls to be
+// resolved.
+type goTest struct {
+	name           string
+	nameNode, code *sitter.Node
+	body           *sitter.Node
+	param          string
+}
+
 func analyzeGo(f *File) {
-	var scopes []goScope
-	var fails []goFailCall
+	g := &goAnalysis{f: f, skips: map[uint32]bool{}}
 	// Predicates are checked here rather than in the query: smacker
 	// compiles a #match? regexp on every match.
 	f.Each("main", f.Root, func(c map[string]*sitter.Node) {
 		switch {
 		case c["func"] != nil:
 			fn := c["func"]
-			goFunc(f, fn)
-			scopes = append(scopes, goScope{fn.StartByte(), fn.EndByte(), goTestingParams(f, fn.ChildByFieldName("parameters"))})
+			goFunc(f, fn, g)
+			g.scopes = append(g.scopes, goScope{fn.StartByte(), fn.EndByte(), goTestingParams(f, fn.ChildByFieldName("parameters"))})
 		case c["funclit"] != nil:
 			fl := c["funclit"]
-			scopes = append(scopes, goScope{fl.StartByte(), fl.EndByte(), goTestingParams(f, c["litparams"])})
+			g.scopes = append(g.scopes, goScope{fl.StartByte(), fl.EndByte(), goTestingParams(f, c["litparams"])})
 		case c["selcall"] != nil:
 			recv, method := f.Text(c["recv"]), f.Text(c["method"])
+			at := c["selcall"].StartByte()
 			switch {
 			case recv == "assert" || recv == "require":
 				if method != "New" {
-					f.Assert(goVacuousTestify(f, method, c["args"]))
+					g.asserts = append(g.asserts, goAssert{at, goVacuousTestify(f, method, c["args"])})
 				}
 			case method == "Expect" || method == "Ω":
-				f.Assert(goVacuousGomega(f, c["selcall"], c["args"]))
+				g.asserts = append(g.asserts, goAssert{at, goVacuousGomega(f, c["selcall"], c["args"])})
 			case goFailMethod(method):
-				fails = append(fails, goFailCall{recv, c["selcall"].StartByte()})
+				g.fails = append(g.fails, goFailCall{recv, at})
+			case method == "Skip" || method == "Skipf" || method == "SkipNow":
+				g.skipCalls = append(g.skipCalls, c["selcall"])
 			}
 		case c["barecall"] != nil:
 			if name := f.Text(c["fn"]); name == "Expect" || name == "Ω" {
-				f.Assert(goVacuousGomega(f, c["barecall"], c["args"]))
+				g.asserts = append(g.asserts, goAssert{c["barecall"].StartByte(), goVacuousGomega(f, c["barecall"], c["args"])})
 			}
 		case c["runcall"] != nil:
 			if f.Text(c["f"]) != "Run" {
@@ -137,20 +226,200 @@ func analyzeGo(f *File) {
 			if _, ok := goSingleParam(f, c["params"], "T"); ok {
 				f.Result.Subtests++
 			}
+		case c["if"] != nil:
+			g.ifs = append(g.ifs, c["if"])
+		case c["return"] != nil:
+			g.returns = append(g.returns, c["return"])
+		case c["logic"] != nil:
+			g.logic = append(g.logic, c["logic"])
 		}
 	})
-	for _, fc := range fails {
-		if goResolvesToTesting(scopes, fc) {
-			f.Assert(false)
+	var skips []*sitter.Node
+	for _, call := range g.skipCalls {
+		recv := call.ChildByFieldName("function").ChildByFieldName("operand")
+		if goResolvesToTesting(g.scopes, goFailCall{g.f.Text(recv), call.StartByte()}) {
+			g.skips[call.StartByte()] = true
+			skips = append(skips, call)
 		}
 	}
-	if goNeverBuilt(f.Src) {
+	g.skipCalls = skips
+	g.markDead()
+	for _, a := range g.asserts {
+		if !g.dead.has(a.at) {
+			f.AssertAt(a.at, a.vacuous)
+		}
+	}
+	for _, fc := range g.fails {
+		if goResolvesToTesting(g.scopes, fc) && !g.dead.has(fc.at) {
+			f.AssertAt(fc.at, false)
+		}
+	}
+	never := goNeverBuilt(f.Src)
+	for _, t := range g.tests {
 		// `//go:build ignore` (or a custom tag) switches a whole file of
 		// tests off as surely as t.Skip does, and go test -list agrees.
-		for i := range f.Result.Tests {
-			f.Result.Tests[i].Status = Skipped
+		f.AddTestSpan(t.name, t.nameNode, never || g.switchedOff(t), t.code)
+	}
+}
+
+// markDead finds the code that never runs: the branch a constant condition
+// never takes, the right of `false && …` and `true || …`, and what follows
+// a return, a skip, or an if that returns or skips whichever way it goes.
+func (g *goAnalysis) markDead() {
+	for _, n := range g.ifs {
+		cond := goConst(g.f, n.ChildByFieldName("condition"))
+		switch {
+		case cond.isFalse():
+			g.dead.add(n.ChildByFieldName("consequence"))
+		case cond.isTrue():
+			g.dead.add(n.ChildByFieldName("alternative"))
+		}
+		if g.ends(n) != endsNot {
+			g.dead.addAfter(n, "labeled_statement")
 		}
 	}
+	for _, n := range g.logic {
+		left := goConst(g.f, n.ChildByFieldName("left"))
+		op := g.f.Text(n.ChildByFieldName("operator"))
+		if (op == "&&" && left.isFalse()) || (op == "||" && left.isTrue()) {
+			g.dead.add(n.ChildByFieldName("right"))
+		}
+	}
+	for _, n := range g.returns {
+		g.dead.addAfter(n, "labeled_statement")
+	}
+	for _, call := range g.skipCalls {
+		if st := call.Parent(); st != nil && st.Type() == "expression_statement" {
+			g.dead.addAfter(st, "labeled_statement")
+		}
+	}
+}
+
+// ends reports how a statement ends the code after it: a return, a skip on
+// a testing parameter, a block whose statements do, or an if whose branch
+// does: the branch a constant condition takes, or both.
+func (g *goAnalysis) ends(st *sitter.Node) endKind {
+	if st == nil {
+		return endsNot
+	}
+	switch st.Type() {
+	case "return_statement":
+		return endsReturn
+	case "expression_statement":
+		if st.NamedChildCount() == 1 && g.skips[st.NamedChild(0).StartByte()] && st.NamedChild(0).Type() == "call_expression" {
+			return endsSkip
+		}
+	case "block":
+		return firstEnd(statements(st), g.ends)
+	case "if_statement":
+		cond := goConst(g.f, st.ChildByFieldName("condition"))
+		cons, alt := st.ChildByFieldName("consequence"), st.ChildByFieldName("alternative")
+		switch {
+		case cond.isTrue():
+			return g.ends(cons)
+		case cond.isFalse():
+			return g.ends(alt)
+		case alt == nil:
+			return endsNot
+		}
+		return bothEnd(g.ends(cons), g.ends(alt))
+	}
+	return endsNot
+}
+
+// switchedOff reports a test that does not run as written: one that skips
+// unconditionally at the top level of its body (t.Skip, or a skip under a
+// constant-true condition), or whose first statement, after t.Parallel and
+// t.Helper, returns or skips. go test reports the first kind as SKIP and
+// the second as PASS, having run nothing.
+func (g *goAnalysis) switchedOff(t goTest) bool {
+	first := true
+	for _, st := range statements(t.body) {
+		k := g.ends(st)
+		if k == endsSkip || (first && k == endsReturn) {
+			return true
+		}
+		if first && goPreamble(g.f, st, t.param) {
+			continue
+		}
+		first = false
+	}
+	return false
+}
+
+// goPreamble reports t.Parallel() and t.Helper(), which decide nothing.
+func goPreamble(f *File, st *sitter.Node, param string) bool {
+	if param == "" || st.Type() != "expression_statement" || st.NamedChildCount() != 1 {
+		return false
+	}
+	text := strings.Join(strings.Fields(f.Text(st)), "")
+	return text == param+".Parallel()" || text == param+".Helper()"
+}
+
+// goConst evaluates a Go expression of literals: numbers, runes, strings,
+// true, false, nil, !, unary minus, &&, ||, comparisons and parentheses.
+// Anything else (a name, a call, arithmetic) is unknown. true, false and nil
+// are read as the predeclared ones: a file that shadows them is not worth
+// the doubt.
+func goConst(f *File, n *sitter.Node) constant {
+	if n == nil {
+		return unknownConst
+	}
+	switch n.Type() {
+	case "true":
+		return constOfBool(true)
+	case "false":
+		return constOfBool(false)
+	case "nil":
+		return constOfNil()
+	case "int_literal", "float_literal":
+		return constOfNumber(f.Text(n))
+	case "rune_literal":
+		text := f.Text(n)
+		if len(text) < 2 {
+			return unknownConst
+		}
+		r, _, tail, err := strconv.UnquoteChar(text[1:len(text)-1], '\'')
+		if err != nil || tail != "" {
+			return unknownConst
+		}
+		return constOfNumber(strconv.Itoa(int(r)))
+	case "interpreted_string_literal", "raw_string_literal":
+		s, err := strconv.Unquote(f.Text(n))
+		if err != nil {
+			return unknownConst
+		}
+		return constOfString("string", s, true)
+	case "parenthesized_expression":
+		if n.NamedChildCount() == 1 {
+			return goConst(f, n.NamedChild(0))
+		}
+	case "unary_expression":
+		x := goConst(f, n.ChildByFieldName("operand"))
+		switch f.Text(n.ChildByFieldName("operator")) {
+		case "!":
+			if x.kind == constBool {
+				return constNot(x)
+			}
+		case "-":
+			return constNegate(x)
+		case "+":
+			if x.kind == constNumber {
+				return x
+			}
+		}
+	case "binary_expression":
+		op := f.Text(n.ChildByFieldName("operator"))
+		left, right := goConst(f, n.ChildByFieldName("left")), goConst(f, n.ChildByFieldName("right"))
+		switch op {
+		case "&&":
+			return constAnd(left, right)
+		case "||":
+			return constOr(left, right)
+		}
+		return constCompare(op, left, right)
+	}
+	return unknownConst
 }
 
 // goPorts are the targets `go tool dist list` names, one "GOOS/GOARCH" per
@@ -284,7 +553,7 @@ func goTestingParams(f *File, params *sitter.Node) map[string]bool {
 	return m
 }
 
-func goFunc(f *File, fn *sitter.Node) {
+func goFunc(f *File, fn *sitter.Node, g *goAnalysis) {
 	nameNode := fn.ChildByFieldName("name")
 	name := f.Text(nameNode)
 	params := fn.ChildByFieldName("parameters")
@@ -293,7 +562,7 @@ func goFunc(f *File, fn *sitter.Node) {
 		// A testify suite's tests are its Test… methods without
 		// parameters; suite.Run calls them.
 		if isGoTestName(name, "Test") && params != nil && params.NamedChildCount() == 0 && !hasResult {
-			f.AddTest(goReceiverType(f, fn)+"."+name, nameNode, false)
+			g.tests = append(g.tests, goTest{name: goReceiverType(f, fn) + "." + name, nameNode: nameNode, code: fn, body: fn.ChildByFieldName("body")})
 		}
 		return
 	}
@@ -315,7 +584,7 @@ func goFunc(f *File, fn *sitter.Node) {
 		if name == "TestMain" {
 			return
 		}
-		f.AddTest(name, nameNode, goSkipsPlainly(f, fn.ChildByFieldName("body"), param))
+		g.tests = append(g.tests, goTest{name: name, nameNode: nameNode, code: fn, body: fn.ChildByFieldName("body"), param: param})
 		return
 	}
 }
@@ -369,38 +638,6 @@ func goTypeNamed(f *File, t *sitter.Node, arg string) bool {
 	return false
 }
 
-// goSkipsPlainly reports whether the body has param.Skip, Skipf or SkipNow
-// as one of its own statements, not inside a condition.
-func goSkipsPlainly(f *File, body *sitter.Node, param string) bool {
-	if body == nil || param == "" || param == "_" {
-		return false
-	}
-	list := body
-	if body.NamedChildCount() == 1 && body.NamedChild(0).Type() == "statement_list" {
-		list = body.NamedChild(0)
-	}
-	for i := 0; i < int(list.NamedChildCount()); i++ {
-		st := list.NamedChild(i)
-		if st.Type() != "expression_statement" || st.NamedChildCount() != 1 {
-			continue
-		}
-		call := st.NamedChild(0)
-		if call.Type() != "call_expression" {
-			continue
-		}
-		sel := call.ChildByFieldName("function")
-		if sel == nil || sel.Type() != "selector_expression" {
-			continue
-		}
-		op, field := sel.ChildByFieldName("operand"), f.Text(sel.ChildByFieldName("field"))
-		if op != nil && op.Type() == "identifier" && f.Text(op) == param &&
-			(field == "Skip" || field == "Skipf" || field == "SkipNow") {
-			return true
-		}
-	}
-	return false
-}
-
 func goReceiverType(f *File, method *sitter.Node) string {
 	recv := method.ChildByFieldName("receiver")
 	if recv == nil || recv.NamedChildCount() == 0 {
@@ -416,23 +653,59 @@ func goReceiverType(f *File, method *sitter.Node) string {
 	return f.Text(t)
 }
 
-// goVacuousTestify reports assert.True(t, true) and assert.False(t, false).
+// goVacuousTestify reports a testify assertion whose outcome the code
+// under test cannot change and that passes: True(t, true), False(t, false),
+// Nil(t, nil), NoError(t, nil), NotNil or Zero of a literal, and a
+// comparison of two literals (Equal(t, 3, 3), NotEqual(t, 1, 2)). Fail, and
+// literals that always fail (True(t, false), Equal(t, 0, 1)), are explicit
+// failures and count.
 func goVacuousTestify(f *File, method string, args *sitter.Node) bool {
-	want := map[string]string{"True": "true", "False": "false"}[method]
-	if want == "" || args == nil || args.NamedChildCount() < 2 {
+	if args == nil || method == "" {
 		return false
 	}
-	return f.Text(args.NamedChild(1)) == want
+	n := int(args.NamedChildCount())
+	arg := func(i int) constant {
+		if i+1 < n { // after t
+			return goConst(f, args.NamedChild(i+1))
+		}
+		return unknownConst
+	}
+	switch strings.TrimSuffix(method, "f") { // Truef is True with a format
+	case "Fail", "FailNow":
+		return false
+	case "True":
+		return arg(0).isTrue()
+	case "False":
+		return arg(0).isFalse()
+	case "Nil", "NoError":
+		return arg(0).kind == constNil
+	case "NotNil":
+		return arg(0).value() && arg(0).kind != constNil
+	case "Zero", "Empty":
+		return arg(0).value() && !arg(0).isTrue()
+	case "NotZero", "NotEmpty":
+		return arg(0).isTrue()
+	}
+	// The rest compare their first two arguments: on two literals the
+	// outcome is fixed, and vacuous unless it is sure to fail.
+	if !arg(0).value() || !arg(1).value() {
+		return false
+	}
+	op := map[string]string{"Equal": "==", "EqualValues": "==", "Exactly": "==", "NotEqual": "!=", "NotEqualValues": "!=",
+		"Greater": ">", "GreaterOrEqual": ">=", "Less": "<", "LessOrEqual": "<="}[strings.TrimSuffix(method, "f")]
+	return op == "" || !constCompare(op, arg(0), arg(1)).isFalse()
 }
 
-// goVacuousGomega reports Expect(true).To(BeTrue()) and its mirror.
+// goVacuousGomega reports Expect(literal) matched against a matcher made of
+// literals only: Expect(true).To(BeTrue()), Ω(2).Should(Equal(2)).
 func goVacuousGomega(f *File, call, args *sitter.Node) bool {
-	if args == nil || args.NamedChildCount() != 1 {
+	if args == nil || args.NamedChildCount() == 0 {
 		return false
 	}
-	lit := f.Text(args.NamedChild(0))
-	if lit != "true" && lit != "false" {
-		return false
+	for i := 0; i < int(args.NamedChildCount()); i++ {
+		if !goConst(f, args.NamedChild(i)).value() {
+			return false
+		}
 	}
 	sel := call.Parent()
 	if sel == nil || sel.Type() != "selector_expression" {
@@ -442,12 +715,38 @@ func goVacuousGomega(f *File, call, args *sitter.Node) bool {
 	if outer == nil || outer.Type() != "call_expression" {
 		return false
 	}
-	matcher := strings.ReplaceAll(f.Text(outer.ChildByFieldName("arguments")), " ", "")
-	verb := f.Text(sel.ChildByFieldName("field"))
-	positive := verb == "To" || verb == "Should"
-	switch {
-	case lit == "true" && positive && matcher == "(BeTrue())", lit == "false" && positive && matcher == "(BeFalse())":
-		return true
+	switch f.Text(sel.ChildByFieldName("field")) {
+	case "To", "ToNot", "NotTo", "Should", "ShouldNot":
+	default:
+		return false
 	}
-	return false
+	margs := outer.ChildByFieldName("arguments")
+	return margs != nil && margs.NamedChildCount() == 1 && goLiteralMatcher(f, margs.NamedChild(0))
+}
+
+// goLiteralMatcher reports a call of an exported function (a gomega
+// matcher) whose arguments are literals or such matchers: Equal(2),
+// BeTrue(), And(BeNumerically(">", 1), Not(BeZero())).
+func goLiteralMatcher(f *File, n *sitter.Node) bool {
+	if n.Type() != "call_expression" {
+		return false
+	}
+	fn := n.ChildByFieldName("function")
+	if fn != nil && fn.Type() == "selector_expression" {
+		fn = fn.ChildByFieldName("field")
+	}
+	if fn == nil || (fn.Type() != "identifier" && fn.Type() != "field_identifier") {
+		return false
+	}
+	if r, _ := utf8.DecodeRuneInString(f.Text(fn)); !unicode.IsUpper(r) {
+		return false
+	}
+	args := n.ChildByFieldName("arguments")
+	for i := 0; args != nil && i < int(args.NamedChildCount()); i++ {
+		a := args.NamedChild(i)
+		if !goConst(f, a).value() && !goLiteralMatcher(f, a) {
+			return false
+		}
+	}
+	return true
 }

@@ -20,7 +20,7 @@ import (
 
 // Version changes whenever a change to a language can change a count, so
 // that cached results of an older engine are never reused.
-const Version = 7
+const Version = 9
 
 // Status is whether a test runs.
 type Status string
@@ -40,6 +40,18 @@ type Test struct {
 	Line int `json:"line"`
 	// Status says whether the test runs.
 	Status Status `json:"status"`
+	// Assertions and Vacuous count the assertions in the test's own code,
+	// and in the helpers of its file that it calls: a drop in assertions
+	// names the test that lost them, and a test emptied of them is a loss
+	// even when it keeps its name.
+	Assertions int `json:"-"`
+	Vacuous    int `json:"-"`
+	// Body identifies the test's definition apart from its name: a hash
+	// of its source with the name taken out and whitespace ignored, so
+	// that a renamed test is known for the same test.
+	Body string `json:"-"`
+
+	span rangeSpan // the test's own code, while the file is analysed
 }
 
 // Result is what one file holds.
@@ -311,6 +323,7 @@ func (p *Parser) Count(ctx context.Context, l *Language, filePath string, src []
 		cursor: p.cursor,
 	}
 	l.Analyze(f)
+	f.identify()
 	return f.Result, nil
 }
 
@@ -329,6 +342,12 @@ type File struct {
 
 	q      *compiledQueries
 	cursor *sitter.QueryCursor
+	// at is where the match being handled starts, testNodes the name nodes
+	// of the tests, and credits where each assertion was: the per-test
+	// figures come from them once the analysis is done.
+	at        uint32
+	testNodes []*sitter.Node
+	credits   []assertAt
 }
 
 // Each runs the named query over node and calls fn with the captures of
@@ -354,8 +373,10 @@ func (f *File) Each(query string, node *sitter.Node, fn func(caps map[string]*si
 			}
 		}
 		caps := make(map[string]*sitter.Node, len(m.Captures))
+		f.at = ^uint32(0)
 		for _, c := range m.Captures {
 			caps[q.CaptureNameForId(c.Index)] = c.Node
+			f.at = min(f.at, c.Node.StartByte())
 		}
 		fn(caps)
 	}
@@ -381,6 +402,7 @@ func (f *File) AddTest(name string, n *sitter.Node, skipped bool) {
 		st = Skipped
 	}
 	f.Result.Tests = append(f.Result.Tests, Test{Name: cleanName(name), Line: Line(n), Status: st})
+	f.testNodes = append(f.testNodes, n)
 }
 
 // cleanName keeps a name on one line, so that `count --list` stays one test
@@ -405,4 +427,5 @@ func (f *File) Assert(vacuous bool) {
 	} else {
 		f.Result.Assertions++
 	}
+	f.credits = append(f.credits, assertAt{f.at, vacuous})
 }

@@ -23,16 +23,20 @@ var Python = &Language{
 		(lambda) @lambda
 		(assert_statement) @assert
 		(call function: (attribute object: (identifier) @obj attribute: (identifier) @attr) arguments: (argument_list) @args) @call
+		(if_statement) @if
+		(while_statement) @while
+		[(return_statement) (raise_statement)] @exit
+		(boolean_operator) @boolop
 	`,
 		// Only for trees with errors, to read indentation around strings.
 		"strings": `(string) @string`,
 	},
 	Analyze: analyzePython,
 	Samples: []Sample{
-		{Path: "test_a.py", Source: "def test_one():\n    assert 1 == 1\n\nasync def test_two():\n    assert True\n\nclass TestCls:\n    def test_m(self):\n        assert x\n    class TestInner:\n        def test_n(self): pass\n",
+		{Path: "test_a.py", Source: "def test_one():\n    assert add(1) == 1\n\nasync def test_two():\n    assert True\n\nclass TestCls:\n    def test_m(self):\n        assert x\n    class TestInner:\n        def test_n(self): pass\n",
 			Tests: []string{"test_one active", "test_two active", "TestCls.test_m active", "TestCls.TestInner.test_n active"}, Assertions: 2, Vacuous: 1},
-		{Path: "tests/unit/helpers.py", Source: "import pytest, unittest\n@pytest.mark.skip(reason='x')\ndef test_a(): pass\n@pytest.mark.skipif(True, reason='x')\ndef test_b(): pass\n@unittest.skip\nclass TestC(unittest.TestCase):\n    def test_c(self):\n        self.assertEqual(1, 1)\n        self.assertTrue(True)\n        with pytest.raises(ValueError): pass\n",
-			Tests: []string{"test_a skipped", "test_b active", "TestC.test_c skipped"}, Assertions: 2, Vacuous: 1},
+		{Path: "tests/unit/helpers.py", Source: "import pytest, unittest\n@pytest.mark.skip(reason='x')\ndef test_a(): pass\n@pytest.mark.skipif(True, reason='x')\ndef test_b(): pass\n@unittest.skip\nclass TestC(unittest.TestCase):\n    def test_c(self):\n        self.assertEqual(1, x)\n        self.assertTrue(True)\n        with pytest.raises(ValueError): pass\n",
+			Tests: []string{"test_a skipped", "test_b skipped", "TestC.test_c skipped"}, Assertions: 2, Vacuous: 1},
 		{Path: "test_p.py", Source: "import pytest\n@pytest.mark.parametrize('x', [1, 2, 3])\ndef test_param(x):\n    def test_inner(): pass\n    assert x\n",
 			Tests: []string{"test_param active"}, Assertions: 1},
 		// A module that switches every test off at its top level.
@@ -47,7 +51,97 @@ var Python = &Language{
 		{Path: "test_m.py", Source: "import pytest\npytestmark = pytest.mark.slow\ndef test_a(): pass\n",
 			Tests: []string{"test_a active"}},
 		{Path: "test_s.py", Source: "import pytest, unittest\ndef test_a():\n    \"\"\"Doc.\"\"\"\n    pytest.skip('later')\n    assert x\nclass TestC(unittest.TestCase):\n    def test_b(self):\n        self.skipTest('later')\n    def test_c(self):\n        raise unittest.SkipTest('x')\n    def test_d(self):\n        if x:\n            self.skipTest('x')\n    def test_e(self):\n        y = 1\n        pytest.skip('x')\n",
-			Tests: []string{"test_a skipped", "TestC.test_b skipped", "TestC.test_c skipped", "TestC.test_d active", "TestC.test_e active"}, Assertions: 1},
+			Tests: []string{"test_a skipped", "TestC.test_b skipped", "TestC.test_c skipped", "TestC.test_d active", "TestC.test_e skipped"}},
+		// Marks that switch a test off: skipif with a constant-true
+		// condition or none, a non-strict xfail, unittest's skipIf(True)
+		// and skipUnless(False), on the test, its class or its module.
+		{Path: "test_marks.py", Source: "import pytest, unittest\nfrom unittest import skipIf\n" +
+			"@pytest.mark.skipif(True, reason='x')\ndef test_a():\n    assert f()\n" +
+			"@pytest.mark.skipif(1, reason='x')\ndef test_b(): pass\n" +
+			"@pytest.mark.skipif(reason='no condition skips')\ndef test_c(): pass\n" +
+			"@pytest.mark.skipif(False, 1 == 1, reason='any condition')\ndef test_d(): pass\n" +
+			"@pytest.mark.skipif(condition=not False, reason='x')\ndef test_e(): pass\n" +
+			"@pytest.mark.xfail\ndef test_f(): pass\n" +
+			"@pytest.mark.xfail(True, reason='bug', strict=False)\ndef test_g(): pass\n" +
+			"@pytest.mark.xfail(run=False, strict=True)\ndef test_h(): pass\n" +
+			"@unittest.skipIf(True, 'x')\nclass TestU(unittest.TestCase):\n    def test_i(self): pass\n" +
+			"class TestV(unittest.TestCase):\n    @unittest.skipUnless(False, 'x')\n    def test_j(self): pass\n" +
+			"    @skipIf(1 == 1.0, 'x')\n    def test_k(self): pass\n" +
+			"class TestW:\n    pytestmark = [pytest.mark.slow, pytest.mark.xfail(reason='x')]\n    def test_l(self): pass\n",
+			Tests: []string{"test_a skipped", "test_b skipped", "test_c skipped", "test_d skipped", "test_e skipped", "test_f skipped",
+				"test_g skipped", "test_h skipped", "TestU.test_i skipped", "TestV.test_j skipped", "TestV.test_k skipped", "TestW.test_l skipped"}, Assertions: 1},
+		// Negative: conditions known only at run time (a string condition
+		// is code pytest evaluates), false ones, strict xfail, and
+		// expectedFailure, which fails the run on an unexpected success.
+		{Path: "test_marks.py", Source: "import pytest, sys, unittest\n" +
+			"@pytest.mark.skipif(sys.platform == 'win32', reason='x')\ndef test_a():\n    assert f()\n" +
+			"@pytest.mark.skipif(not HAS_NUMPY, reason='x')\ndef test_b(): pass\n" +
+			"@pytest.mark.skipif(\"sys.platform == 'win32'\")\ndef test_c(): pass\n" +
+			"@pytest.mark.skipif(False, reason='x')\ndef test_d(): pass\n" +
+			"@pytest.mark.xfail(strict=True)\ndef test_e(): pass\n" +
+			"@pytest.mark.xfail(False, reason='x')\ndef test_f(): pass\n" +
+			"@pytest.mark.xfail(sys.platform == 'win32', reason='x')\ndef test_g(): pass\n" +
+			"@pytest.mark.xfail(strict=STRICT)\ndef test_h(): pass\n" +
+			"class TestU(unittest.TestCase):\n    @unittest.expectedFailure\n    def test_i(self): pass\n" +
+			"    @unittest.skipUnless(sys.platform.startswith('linux'), 'x')\n    def test_j(self): pass\n" +
+			"    @unittest.skipIf(False, 'x')\n    def test_k(self): pass\n" +
+			"class TestW:\n    pytestmark = pytest.mark.skipif(sys.version_info < (3, 8), reason='x')\n    def test_l(self): pass\n",
+			Tests: []string{"test_a active", "test_b active", "test_c active", "test_d active", "test_e active", "test_f active",
+				"test_g active", "test_h active", "TestU.test_i active", "TestU.test_j active", "TestU.test_k active", "TestW.test_l active"}, Assertions: 1},
+		{Path: "test_m.py", Source: "import pytest\npytestmark = pytest.mark.skipif(True, reason='x')\ndef test_a(): pass\n",
+			Tests: []string{"test_a skipped"}},
+		{Path: "test_m.py", Source: "import pytest\nif True:\n    pytest.skip('x', allow_module_level=True)\ndef test_a(): pass\n",
+			Tests: []string{"test_a skipped"}},
+		{Path: "test_m.py", Source: "import pytest\npytestmark = pytest.mark.xfail(strict=True)\nif False:\n    pytest.skip('x', allow_module_level=True)\ndef test_a(): pass\n",
+			Tests: []string{"test_a active"}},
+		// Bodies that switch the test off: return first, a skip or xfail
+		// under a constant-true condition or anywhere at the top level,
+		// an if that returns or skips either way.
+		{Path: "test_body.py", Source: "import pytest, unittest\n" +
+			"def test_a():\n    \"\"\"Doc.\"\"\"\n    return\n    assert f()\n" +
+			"def test_b():\n    if True:\n        pytest.skip('x')\n    assert f()\n" +
+			"def test_c():\n    pytest.xfail('x')\n" +
+			"def test_d():\n    if not False:\n        return\n" +
+			"def test_e():\n    if x:\n        return\n    else:\n        pytest.skip()\n" +
+			"def test_f():\n    if 0:\n        pass\n    elif 'yes':\n        raise unittest.SkipTest('x')\n" +
+			"class TestC(unittest.TestCase):\n    def test_g(self):\n        setup()\n        if True: self.skipTest('x')\n        self.assertEqual(f(), 1)\n",
+			Tests: []string{"test_a skipped", "test_b skipped", "test_c skipped", "test_d skipped", "test_e skipped", "test_f skipped", "TestC.test_g skipped"}},
+		// Negative: an empty test, a skip under a real or a false
+		// condition, a return after work, a failure.
+		{Path: "test_body.py", Source: "import pytest, sys\n" +
+			"def test_a():\n    pass\n" +
+			"def test_b():\n    ...\n" +
+			"def test_c():\n    if sys.platform == 'win32':\n        pytest.skip('x')\n    assert f()\n" +
+			"def test_d():\n    x = f()\n    return\n    assert x\n" +
+			"def test_e():\n    if False:\n        pytest.skip()\n    assert f()\n" +
+			"def test_f():\n    pytest.fail('boom')\n" +
+			"def test_g():\n    raise NotImplementedError\n" +
+			"def test_h():\n    if x:\n        return\n    assert f()\n" +
+			"def test_i(size):\n    return check(size)\n    assert f()\n" +
+			"def test_j():\n    return None\n",
+			Tests: []string{"test_a active", "test_b active", "test_c active", "test_d active", "test_e active", "test_f active", "test_g active", "test_h active",
+				"test_i active", "test_j skipped"}, Assertions: 3},
+		// Assertions that never run are not counted.
+		{Path: "test_dead.py", Source: "import pytest\ndef test_dead(self):\n" +
+			"    if False:\n        assert f()\n" +
+			"    if 0:\n        self.assertEqual(f(), 1)\n    elif True:\n        assert f()\n    else:\n        assert f()\n" +
+			"    while False:\n        assert f()\n" +
+			"    False and self.assertTrue(f())\n    x or self.assertTrue(f())\n" +
+			"    if x:\n        return\n        assert f()\n" +
+			"    if y:\n        raise ValueError()\n        assert f()\n" +
+			"    with pytest.raises(ValueError):\n        f()\n    assert g()\n",
+			Tests: []string{"test_dead active"}, Assertions: 4},
+		// Vacuous: literals compared, truths of literals. A constant that
+		// always fails is an explicit failure and counts.
+		{Path: "test_v.py", Source: "def test_v(self):\n" +
+			"    assert 2 == 2\n    assert \"a\" == 'a'\n    assert 1 != 2\n    assert True\n    assert 1\n    assert not False\n" +
+			"    assert (f(), 'message')\n    assert -3 == -3.0\n    assert None is None\n    assert 1 in (1, 2)\n    assert 1 < 2 < 3\n" +
+			"    self.assertEqual(3, 3)\n    self.assertTrue(True)\n    self.assertFalse(0)\n    self.assertIsNone(None)\n" +
+			"    self.assertIsNotNone('x')\n    self.assertIn(1, [1, 2])\n    self.assertNotEqual(b'a', 'a')\n" +
+			"    assert False\n    assert 0, 'unreachable'\n    assert f() == 2\n    assert x == y\n    assert f'{x}' == 'a'\n" +
+			"    self.assertEqual(3, f())\n    self.assertTrue(False)\n    self.fail('x')\n    self.assertIsNone(f())\n    self.assertEqual(*pair)\n" +
+			"    self.assertEqual(0, 1)\n    assert 1 == 2\n    self.assertFailure('2004', 'spam')\n    self.assertAlmostEqual(1.0, 1.0)\n",
+			Tests: []string{"test_v active"}, Assertions: 13, Vacuous: 19},
 		// Negative: not tests.
 		{Path: "test_n.py", Source: "def helper():\n    def test_nested(): pass\ntesting = 1\ndef tester(): pass\nclass Thing:\n    pass\n", Tests: []string{"tester active"}},
 		{Path: "app.py", Source: "def test_not_in_a_test_file(): assert 1\n", Tests: nil},
@@ -63,7 +157,23 @@ type pyScope struct {
 	skipped    bool
 }
 
+// pyAnalysis is what one pass of the query over a Python file collects.
+type pyAnalysis struct {
+	f       *File
+	asserts []pyAssert
+	// ifs, whiles, exits (return, raise), boolops and skips (pytest.skip,
+	// pytest.xfail, self.skipTest calls) decide what code is dead.
+	ifs, whiles, exits, boolops, skips []*sitter.Node
+	dead                               deadSpans
+}
+
+type pyAssert struct {
+	at      uint32
+	vacuous bool
+}
+
 func analyzePython(f *File) {
+	a := &pyAnalysis{f: f}
 	var scopes []pyScope
 	type def struct {
 		node, name *sitter.Node
@@ -78,7 +188,9 @@ func analyzePython(f *File) {
 			defs = append(defs, def{d, c["name"]})
 		case c["class"] != nil:
 			cl := c["class"]
-			scopes = append(scopes, pyScope{start: cl.StartByte(), end: cl.EndByte(), class: true, name: f.Text(c["cname"])})
+			// pytestmark in a class body marks each of its tests.
+			skipped := pyMarksSkip(f, cl.ChildByFieldName("body"), false)
+			scopes = append(scopes, pyScope{start: cl.StartByte(), end: cl.EndByte(), class: true, name: f.Text(c["cname"]), skipped: skipped})
 		case c["lambda"] != nil:
 			l := c["lambda"]
 			scopes = append(scopes, pyScope{start: l.StartByte(), end: l.EndByte()})
@@ -90,19 +202,36 @@ func analyzePython(f *File) {
 				}
 			}
 		case c["assert"] != nil:
-			f.Assert(pyVacuousAssert(f, c["assert"]))
+			a.asserts = append(a.asserts, pyAssert{c["assert"].StartByte(), pyVacuousAssert(f, c["assert"])})
 		case c["call"] != nil:
 			obj, attr := f.Text(c["obj"]), f.Text(c["attr"])
+			at := c["call"].StartByte()
 			switch {
 			case obj == "self" && (strings.HasPrefix(attr, "assert") || strings.HasPrefix(attr, "fail")):
-				f.Assert(pyVacuousSelf(f, attr, c["args"]))
+				a.asserts = append(a.asserts, pyAssert{at, pyVacuousSelf(f, attr, c["args"])})
 			case obj == "pytest" && (attr == "raises" || attr == "warns"):
-				f.Assert(false)
+				a.asserts = append(a.asserts, pyAssert{at, false})
+			case (obj == "pytest" && (attr == "skip" || attr == "xfail" || attr == "fail")) || (obj == "self" && attr == "skipTest"):
+				a.skips = append(a.skips, c["call"])
 			}
+		case c["if"] != nil:
+			a.ifs = append(a.ifs, c["if"])
+		case c["while"] != nil:
+			a.whiles = append(a.whiles, c["while"])
+		case c["exit"] != nil:
+			a.exits = append(a.exits, c["exit"])
+		case c["boolop"] != nil:
+			a.boolops = append(a.boolops, c["boolop"])
 		}
 	})
+	a.markDead()
+	for _, as := range a.asserts {
+		if !a.dead.has(as.at) {
+			f.AssertAt(as.at, as.vacuous)
+		}
+	}
 	for i := range scopes {
-		scopes[i].skipped = skippedDecorated[scopes[i].start]
+		scopes[i].skipped = scopes[i].skipped || skippedDecorated[scopes[i].start]
 	}
 	var strs map[int]bool
 	// Enclosing scopes, outermost first.
@@ -113,7 +242,7 @@ func analyzePython(f *File) {
 			continue
 		}
 		var path []string
-		nested, skipped := false, skippedDecorated[d.node.StartByte()] || pySkipsPlainly(f, d.node)
+		nested, skipped := false, skippedDecorated[d.node.StartByte()] || a.switchedOff(d.node)
 		if f.Result.ParseError {
 			// An error tree may have lost the classes around the def
 			// (tree-sitter-python stumbles on a continuation line dedented
@@ -123,7 +252,7 @@ func analyzePython(f *File) {
 			}
 			path, nested = pyContextByIndent(f.Src, d.node, strs)
 			if !nested {
-				f.AddTest(strings.Join(append(path, name), "."), d.name, skipped)
+				f.AddTestSpan(strings.Join(append(path, name), "."), d.name, skipped, d.node)
 			}
 			continue
 		}
@@ -141,14 +270,162 @@ func analyzePython(f *File) {
 		if nested {
 			continue
 		}
-		f.AddTest(strings.Join(append(path, name), "."), d.name, skipped)
+		f.AddTestSpan(strings.Join(append(path, name), "."), d.name, skipped, d.node)
 	}
 	sort.SliceStable(f.Result.Tests, func(i, j int) bool { return f.Result.Tests[i].Line < f.Result.Tests[j].Line })
-	if pyModuleSkipped(f) {
+	if pyMarksSkip(f, f.Root, true) {
 		for i := range f.Result.Tests {
 			f.Result.Tests[i].Status = Skipped
 		}
 	}
+}
+
+// markDead finds the code that never runs: the branches a constant
+// condition never takes, the right of `False and …` and `True or …`, and
+// what follows a return, a raise, a skip, or an if that ends each way.
+func (a *pyAnalysis) markDead() {
+	for _, n := range a.ifs {
+		taken := false // an earlier branch's condition is constant true
+		for _, br := range pyBranches(n) {
+			switch {
+			case taken:
+				a.dead.add(br.node)
+			case br.cond == nil:
+			case pyConst(a.f, br.cond).isFalse():
+				a.dead.add(br.body)
+			case pyConst(a.f, br.cond).isTrue():
+				taken = true
+			}
+		}
+		if a.ends(n) != endsNot {
+			a.dead.addAfter(n, "")
+		}
+	}
+	for _, n := range a.whiles {
+		if pyConst(a.f, n.ChildByFieldName("condition")).isFalse() {
+			a.dead.add(n.ChildByFieldName("body"))
+		}
+	}
+	for _, n := range a.boolops {
+		left := pyConst(a.f, n.ChildByFieldName("left"))
+		op := a.f.Text(n.ChildByFieldName("operator"))
+		if (op == "and" && left.isFalse()) || (op == "or" && left.isTrue()) {
+			a.dead.add(n.ChildByFieldName("right"))
+		}
+	}
+	for _, n := range a.exits {
+		a.dead.addAfter(n, "")
+	}
+	for _, call := range a.skips {
+		if st := call.Parent(); st != nil && st.Type() == "expression_statement" {
+			a.dead.addAfter(st, "")
+		}
+	}
+}
+
+// pyBranch is one arm of an if: its condition (nil for else), its body,
+// and the node to mark dead when an earlier arm is always taken.
+type pyBranch struct {
+	cond, body, node *sitter.Node
+}
+
+func pyBranches(n *sitter.Node) []pyBranch {
+	out := []pyBranch{{n.ChildByFieldName("condition"), n.ChildByFieldName("consequence"), n.ChildByFieldName("consequence")}}
+	for i := 0; i < int(n.NamedChildCount()); i++ {
+		switch ch := n.NamedChild(i); ch.Type() {
+		case "elif_clause":
+			out = append(out, pyBranch{ch.ChildByFieldName("condition"), ch.ChildByFieldName("consequence"), ch})
+		case "else_clause":
+			out = append(out, pyBranch{nil, ch.ChildByFieldName("body"), ch})
+		}
+	}
+	return out
+}
+
+// ends reports how a statement ends the code after it: return; a skip
+// (pytest.skip, pytest.xfail, self.skipTest, raise SkipTest); another
+// raise, pytest.fail or a return of a computed value, which end the code
+// after them but do work; an if each of whose reachable arms ends.
+func (a *pyAnalysis) ends(st *sitter.Node) endKind {
+	if st == nil {
+		return endsNot
+	}
+	switch st.Type() {
+	case "return_statement":
+		// return helper() runs the helper: CPython's bigmem tests
+		// delegate so. Only a bare return, or one of a constant, does
+		// nothing.
+		if st.NamedChildCount() > 0 && !pyConst(a.f, st.NamedChild(0)).known() {
+			return endsActing
+		}
+		return endsReturn
+	case "raise_statement":
+		text := pyCompact(a.f.Text(st))
+		if strings.HasPrefix(text, "raiseunittest.SkipTest") || strings.HasPrefix(text, "raiseSkipTest") || strings.HasPrefix(text, "raisepytest.skip.Exception") {
+			return endsSkip
+		}
+		return endsActing
+	case "expression_statement":
+		if st.NamedChildCount() != 1 || st.NamedChild(0).Type() != "call" {
+			return endsNot
+		}
+		switch pyCompact(a.f.Text(st.NamedChild(0).ChildByFieldName("function"))) {
+		case "pytest.skip", "pytest.xfail", "self.skipTest":
+			return endsSkip
+		case "pytest.fail":
+			return endsActing
+		}
+	case "block":
+		return firstEnd(statements(st), a.ends)
+	case "if_statement":
+		k := endsSkip
+		for _, br := range pyBranches(st) {
+			c := constOfBool(true) // else
+			if br.cond != nil {
+				c = pyConst(a.f, br.cond)
+			}
+			if c.isFalse() {
+				continue
+			}
+			k = min(k, a.ends(br.body))
+			if c.isTrue() {
+				return k
+			}
+		}
+		return endsNot // no arm is sure to be taken: the if can fall through
+	}
+	return endsNot
+}
+
+// switchedOff reports a test that does not run as written: one that skips
+// unconditionally at the top level of its body (pytest.skip, pytest.xfail,
+// self.skipTest, raise SkipTest, or one of them under a constant-true
+// condition), or whose first statement after the docstring returns.
+func (a *pyAnalysis) switchedOff(def *sitter.Node) bool {
+	body := def.ChildByFieldName("body")
+	for i, st := range statements(body) {
+		if i == 0 && st.Type() == "expression_statement" && st.NamedChildCount() > 0 && st.NamedChild(0).Type() == "string" {
+			continue // the docstring
+		}
+		k := a.ends(st)
+		if k == endsSkip {
+			return true
+		}
+		if k == endsReturn && pyFirstAfterDoc(body, st) {
+			return true
+		}
+	}
+	return false
+}
+
+// pyFirstAfterDoc reports whether st is the first statement of body, after
+// the docstring.
+func pyFirstAfterDoc(body, st *sitter.Node) bool {
+	stmts := statements(body)
+	if len(stmts) > 1 && stmts[0].Type() == "expression_statement" && stmts[0].NamedChildCount() > 0 && stmts[0].NamedChild(0).Type() == "string" {
+		stmts = stmts[1:]
+	}
+	return len(stmts) > 0 && stmts[0].Equal(st)
 }
 
 // pyCompact drops all white space, so that `pytest . skip (` and
@@ -157,49 +434,19 @@ func pyCompact(s string) string {
 	return strings.Join(strings.Fields(s), "")
 }
 
-// pySkipsPlainly reports a test whose body begins (after its docstring)
-// with an unconditional skip: pytest.skip(...), self.skipTest(...) or
-// raise unittest.SkipTest(...). A skip under an if is conditional.
-func pySkipsPlainly(f *File, def *sitter.Node) bool {
-	body := def.ChildByFieldName("body")
-	if body == nil {
-		return false
-	}
-	for i := 0; i < int(body.NamedChildCount()); i++ {
-		st := body.NamedChild(i)
-		if st.Type() == "comment" {
+// pyMarksSkip reports a module (module true) or class body that switches
+// all its tests off: `pytestmark = <a mark that skips>`, alone or in a
+// list, or in a module `pytest.skip(..., allow_module_level=True)`; also
+// under an `if` whose condition is constant true.
+func pyMarksSkip(f *File, block *sitter.Node, module bool) bool {
+	for _, st := range statements(block) {
+		if st.Type() == "if_statement" {
+			c := pyConst(f, st.ChildByFieldName("condition"))
+			if c.isTrue() && pyMarksSkip(f, st.ChildByFieldName("consequence"), module) {
+				return true
+			}
 			continue
 		}
-		if i == 0 && st.Type() == "expression_statement" && st.NamedChildCount() > 0 && st.NamedChild(0).Type() == "string" {
-			continue // the docstring
-		}
-		text := pyCompact(f.Text(st))
-		switch st.Type() {
-		case "expression_statement":
-			return strings.HasPrefix(text, "pytest.skip(") || strings.HasPrefix(text, "self.skipTest(")
-		case "raise_statement":
-			return strings.HasPrefix(text, "raiseunittest.SkipTest") || strings.HasPrefix(text, "raiseSkipTest")
-		}
-		return false
-	}
-	return false
-}
-
-// pyModuleSkipped reports a module that switches all its tests off at its
-// top level: `pytestmark = pytest.mark.skip(...)` (alone or in a list), or
-// `pytest.skip(..., allow_module_level=True)`. skipif stays conditional,
-// and a statement under an if is not read.
-func pyModuleSkipped(f *File) bool {
-	isSkipMark := func(n *sitter.Node) bool {
-		text := f.Text(n)
-		if j := strings.IndexByte(text, '('); j >= 0 {
-			text = text[:j]
-		}
-		text = pyCompact(text)
-		return text == "pytest.mark.skip" || text == "mark.skip"
-	}
-	for i := 0; i < int(f.Root.NamedChildCount()); i++ {
-		st := f.Root.NamedChild(i)
 		if st.Type() != "expression_statement" || st.NamedChildCount() == 0 {
 			continue
 		}
@@ -212,23 +459,23 @@ func pyModuleSkipped(f *File) bool {
 			}
 			if right.Type() == "list" || right.Type() == "tuple" {
 				for j := 0; j < int(right.NamedChildCount()); j++ {
-					if isSkipMark(right.NamedChild(j)) {
+					if pyMarkSkips(f, right.NamedChild(j)) {
 						return true
 					}
 				}
-			} else if isSkipMark(right) {
+			} else if pyMarkSkips(f, right) {
 				return true
 			}
 		case "call":
+			if !module {
+				continue
+			}
 			fn, args := e.ChildByFieldName("function"), e.ChildByFieldName("arguments")
 			if fn == nil || args == nil || pyCompact(f.Text(fn)) != "pytest.skip" {
 				continue
 			}
-			for j := 0; j < int(args.NamedChildCount()); j++ {
-				a := args.NamedChild(j)
-				if a.Type() == "keyword_argument" && pyCompact(f.Text(a)) == "allow_module_level=True" {
-					return true
-				}
+			if _, kw := pyArgs(f, args); pyConst(f, kw["allow_module_level"]).isTrue() {
+				return true
 			}
 		}
 	}
@@ -277,47 +524,4 @@ func pyStringLines(f *File) map[int]bool {
 		}
 	})
 	return m
-}
-
-// pySkipDecorated reports a @pytest.mark.skip or @unittest.skip decorator;
-// skipif and skipIf are conditional and leave the test active.
-func pySkipDecorated(f *File, d *sitter.Node) bool {
-	for i := 0; i < int(d.NamedChildCount()); i++ {
-		dec := d.NamedChild(i)
-		if dec.Type() != "decorator" {
-			continue
-		}
-		text := strings.TrimSpace(strings.TrimPrefix(f.Text(dec), "@"))
-		if j := strings.IndexByte(text, '('); j >= 0 {
-			text = text[:j]
-		}
-		switch strings.TrimSpace(text) {
-		case "pytest.mark.skip", "mark.skip", "unittest.skip", "skip":
-			return true
-		}
-	}
-	return false
-}
-
-// pyVacuousAssert reports assert True, or an assert of a true constant.
-func pyVacuousAssert(f *File, a *sitter.Node) bool {
-	if a.NamedChildCount() == 0 {
-		return false
-	}
-	cond := a.NamedChild(0)
-	switch cond.Type() {
-	case "true":
-		return true
-	case "integer":
-		return f.Text(cond) != "0"
-	case "string":
-		return len(strings.Trim(f.Text(cond), `"'`)) > 0
-	}
-	return false
-}
-
-// pyVacuousSelf reports self.assertTrue(True) and self.assertFalse(False).
-func pyVacuousSelf(f *File, attr string, args *sitter.Node) bool {
-	want := map[string]string{"assertTrue": "True", "assertFalse": "False"}[attr]
-	return want != "" && args != nil && args.NamedChildCount() == 1 && f.Text(args.NamedChild(0)) == want
 }

@@ -22,13 +22,60 @@ var Rust = &Language{
 		(function_item name: (identifier) @name) @fn
 		(mod_item name: (identifier) @modname) @mod
 		(macro_invocation macro: (_) @macro (token_tree) @tokens) @invocation
+		(if_expression) @if
+		(return_expression) @return
+		(binary_expression operator: ["&&" "||"]) @logic
 	`},
 	Analyze: analyzeRust,
 	Samples: []Sample{
-		{Path: "src/lib.rs", Source: "pub fn add(a: i32) -> i32 { debug_assert!(a > 0); a }\n#[cfg(test)]\nmod tests {\n    use super::*;\n    #[test]\n    fn it_adds() { assert_eq!(add(1), 1); assert!(true); }\n    #[test]\n    #[ignore = \"slow\"]\n    fn slow() { assert_ne!(1, 2) }\n    #[tokio::test]\n    async fn async_one() {}\n    #[rstest]\n    #[case(1)]\n    fn cases(#[case] x: i32) { prop_assert!(x > 0); }\n}\n",
+		{Path: "src/lib.rs", Source: "pub fn add(a: i32) -> i32 { debug_assert!(a > 0); a }\n#[cfg(test)]\nmod tests {\n    use super::*;\n    #[test]\n    fn it_adds() { assert_eq!(add(1), 1); assert!(true); }\n    #[test]\n    #[ignore = \"slow\"]\n    fn slow() { assert_ne!(add(1), 2) }\n    #[tokio::test]\n    async fn async_one() {}\n    #[rstest]\n    #[case(1)]\n    fn cases(#[case] x: i32) { prop_assert!(x > 0); }\n}\n",
 			Tests: []string{"tests::it_adds active", "tests::slow skipped", "tests::async_one active", "tests::cases active"}, Assertions: 3, Vacuous: 1},
 		{Path: "tests/integration.rs", Source: "fn helper() { assert!(check()); }\n#[test_case(1; \"one\")]\nfn tc(x: u8) { helper() }\nproptest! {\n    #[test]\n    fn prop(x in 0..10) { prop_assert!(x < 10); prop_assert_eq!(x, x); }\n}\n",
 			Tests: []string{"tc active", "prop active"}, Assertions: 3},
+		// Switched off: a return first (or an if that returns), a cfg
+		// that never holds on the test or a module around it, a
+		// cfg_attr(P, ignore) where P always holds. What they hold is dead.
+		{Path: "src/lib.rs", Source: "#[cfg(test)]\nmod tests {\n" +
+			"    #[test]\n    fn returns() {\n        return;\n        assert_eq!(f(), 1);\n    }\n" +
+			"    #[test]\n    fn if_true_returns() {\n        // A comment first.\n        if true && !false { return; }\n        assert!(f());\n    }\n" +
+			"    #[test]\n    fn cfg_returns() { if cfg!(test) { return } }\n" +
+			"    #[test]\n    fn returns_ok() -> Result<(), String> { return Ok(()); }\n" +
+			"    #[cfg(any())]\n    #[test]\n    fn never() { assert!(f()); }\n" +
+			"    #[cfg(not(test))]\n    #[test]\n    fn not_test() {}\n" +
+			"    #[test]\n    #[cfg(all(test, not(test)))]\n    fn contradiction() {}\n" +
+			"    #[cfg_attr(test, ignore)]\n    #[test]\n    fn attr_ignored() {}\n" +
+			"    #[cfg(false)]\n    #[test]\n    fn cfg_false() {}\n" +
+			"    #[cfg(any())]\n    mod never {\n        #[test]\n        fn inside() { assert!(f()); }\n    }\n" +
+			"    mod inner_off {\n        #![cfg(not(test))]\n        #[test]\n        fn inside() {}\n    }\n}\n",
+			Tests: []string{"tests::returns skipped", "tests::if_true_returns skipped", "tests::cfg_returns skipped", "tests::returns_ok skipped",
+				"tests::never skipped", "tests::not_test skipped", "tests::contradiction skipped", "tests::attr_ignored skipped", "tests::cfg_false skipped",
+				"tests::never::inside skipped", "tests::inner_off::inside skipped"}},
+		{Path: "tests/off.rs", Source: "#![cfg(any())]\n#[test]\nfn a() { assert!(f()); }\n", Tests: []string{"a skipped"}},
+		// Negative: cfgs that depend on the build, a return after work or
+		// under a real condition, a returned value that is computed.
+		{Path: "src/lib.rs", Source: "#[cfg(test)]\nmod tests {\n" +
+			"    #[test]\n    #[cfg(target_os = \"windows\")]\n    fn windows_only() { assert!(f()); }\n" +
+			"    #[cfg(feature = \"slow\")]\n    #[test]\n    fn feature() {}\n" +
+			"    #[cfg(any(test, feature = \"x\"))]\n    #[test]\n    fn any_test() {}\n" +
+			"    #[cfg_attr(not(test), ignore)]\n    #[test]\n    fn attr_never() {}\n" +
+			"    #[cfg_attr(windows, ignore)]\n    #[test]\n    fn attr_windows() {}\n" +
+			"    #[test]\n    fn late_return() {\n        setup();\n        return;\n        assert!(f());\n    }\n" +
+			"    #[test]\n    fn branch_return() {\n        if std::env::var(\"X\").is_err() { return; }\n        assert!(f());\n    }\n" +
+			"    #[test]\n    fn returns_value() -> Result<(), String> { return check(); }\n" +
+			"    #[test]\n    fn if_false() {\n        if false { return; }\n        assert_eq!(f(), 1);\n    }\n" +
+			"    #[test]\n    fn empty() {}\n}\n",
+			Tests: []string{"tests::windows_only active", "tests::feature active", "tests::any_test active", "tests::attr_never active",
+				"tests::attr_windows active", "tests::late_return active", "tests::branch_return active", "tests::returns_value active",
+				"tests::if_false active", "tests::empty active"}, Assertions: 3},
+		// Dead and vacuous assertions; one that always fails counts.
+		{Path: "tests/v.rs", Source: "#[test]\nfn v() {\n" +
+			"    if false { assert!(f()); }\n    if 1 == 2 { assert!(f()); } else { assert!(g()); }\n" +
+			"    let _ = false && { assert!(f()); true };\n    if cfg!(not(test)) { assert!(f()); }\n" +
+			"    assert_eq!(-3, -3);\n    assert!(true);\n    assert_ne!(1, 2);\n    debug_assert!(true);\n    assert!(1 == 1, \"msg\");\n" +
+			"    assert_eq!(\"a\", \"a\");\n    assert!(!false);\n    assert_eq!(2.0f64, 2.0);\n    prop_assert_eq!(1u8, 1);\n" +
+			"    assert!(false, \"unreachable\");\n    assert_eq!(0, 1);\n    assert_eq!(x, 3);\n    assert!(x == 1);\n" +
+			"    assert_eq!(vec![1], vec![1]);\n    assert!(cfg!(test));\n}\n",
+			Tests: []string{"v active"}, Assertions: 7, Vacuous: 9},
 		// Negative: not tests.
 		{Path: "src/main.rs", Source: "#[cfg(test)]\nfn only_in_tests() {}\n#[derive(Debug)]\nstruct Test;\nfn test() { debug_assert!(true); }\n", Tests: nil},
 	},
@@ -56,40 +103,62 @@ var rustAssertMacros = map[string]bool{
 
 type rustRegion struct{ start, end uint32 }
 
+// rustAnalysis is what one pass of the query over a Rust file collects.
+type rustAnalysis struct {
+	f                   *File
+	ifs, returns, logic []*sitter.Node
+	dead                deadSpans
+}
+
+type rustAssert struct {
+	at      uint32
+	vacuous bool
+}
+
 func analyzeRust(f *File) {
 	testDir := strings.HasPrefix(f.Path, "tests/") || strings.Contains(f.Path, "/tests/") ||
 		strings.HasPrefix(f.Path, "benches/") || strings.Contains(f.Path, "/benches/")
 	type mod struct {
 		start, end uint32
 		name       string
+		off        bool // under a cfg that never holds
 	}
 	var mods []mod
 	var regions []rustRegion // where assertions count
 	type pending struct {
 		name    string
 		node    *sitter.Node
+		body    *sitter.Node
+		code    *sitter.Node // the function
 		start   uint32
 		skipped bool
 		fromTT  bool
 		tokens  uint32 // start of the macro's token tree
 	}
 	var tests []pending
-	var asserts []struct {
-		at      uint32
-		vacuous bool
-	}
+	var asserts []rustAssert
+	r := &rustAnalysis{f: f}
+	// #![cfg(…)] at the top of a file leaves the whole file out.
+	fileOff := rustInnerCfgOff(f, f.Root)
 	f.Each("main", f.Root, func(c map[string]*sitter.Node) {
 		switch {
 		case c["fn"] != nil:
 			fn := c["fn"]
-			isTest, skipped := rustAttributes(f, fn)
+			isTest, skipped, off := rustAttributes(f, fn)
+			if off {
+				r.dead.add(fn)
+			}
 			if isTest {
-				tests = append(tests, pending{name: f.Text(c["name"]), node: c["name"], start: fn.StartByte(), skipped: skipped})
+				tests = append(tests, pending{name: f.Text(c["name"]), node: c["name"], body: fn.ChildByFieldName("body"), code: fn, start: fn.StartByte(), skipped: skipped || off})
 				regions = append(regions, rustRegion{fn.StartByte(), fn.EndByte()})
 			}
 		case c["mod"] != nil:
 			m := c["mod"]
-			mods = append(mods, mod{m.StartByte(), m.EndByte(), f.Text(c["modname"])})
+			off := rustModOff(f, m)
+			if off {
+				r.dead.add(m)
+			}
+			mods = append(mods, mod{m.StartByte(), m.EndByte(), f.Text(c["modname"]), off})
 			if rustCfgTest(f, m) {
 				regions = append(regions, rustRegion{m.StartByte(), m.EndByte()})
 			}
@@ -99,10 +168,7 @@ func analyzeRust(f *File) {
 				macro = macro[i+2:]
 			}
 			if rustAssertMacros[macro] {
-				asserts = append(asserts, struct {
-					at      uint32
-					vacuous bool
-				}{inv.StartByte(), strings.TrimSpace(f.Text(c["tokens"])) == "(true)"})
+				asserts = append(asserts, rustAssert{inv.StartByte(), rustVacuous(f, macro, c["tokens"])})
 				return
 			}
 			// Any other macro body is opaque: read it as text.
@@ -116,35 +182,128 @@ func analyzeRust(f *File) {
 				}
 			}
 			for _, m := range rustMacroAssert().FindAllStringIndex(body, -1) {
-				asserts = append(asserts, struct {
-					at      uint32
-					vacuous bool
-				}{tt.StartByte() + uint32(m[0]), false})
+				asserts = append(asserts, rustAssert{tt.StartByte() + uint32(m[0]), false})
 			}
+		case c["if"] != nil:
+			r.ifs = append(r.ifs, c["if"])
+		case c["return"] != nil:
+			r.returns = append(r.returns, c["return"])
+		case c["logic"] != nil:
+			r.logic = append(r.logic, c["logic"])
 		}
 	})
+	r.markDead()
 	for _, a := range asserts {
-		if testDir || rustInRegion(regions, a.at) {
-			f.Assert(a.vacuous)
+		if (testDir || rustInRegion(regions, a.at)) && !fileOff && !r.dead.has(a.at) {
+			f.AssertAt(a.at, a.vacuous)
 		}
 	}
 	sort.SliceStable(tests, func(i, j int) bool { return tests[i].start < tests[j].start })
 	for _, t := range tests {
 		var path []string
+		off := fileOff
 		for _, m := range mods {
 			if m.start < t.start && t.start < m.end {
 				path = append(path, m.name)
+				off = off || m.off
 			}
 		}
 		line := t.node
 		if t.fromTT {
 			// The line of the fn inside the token tree.
 			n := strings.Count(string(f.Src[t.tokens:t.start]), "\n")
-			f.Result.Tests = append(f.Result.Tests, Test{Name: strings.Join(append(path, t.name), "::"), Line: Line(line) + n, Status: Active})
+			st := Active
+			if off {
+				st = Skipped
+			}
+			f.Result.Tests = append(f.Result.Tests, Test{Name: strings.Join(append(path, t.name), "::"), Line: Line(line) + n, Status: st})
 			continue
 		}
-		f.AddTest(strings.Join(append(path, t.name), "::"), line, t.skipped)
+		f.AddTestSpan(strings.Join(append(path, t.name), "::"), line, t.skipped || off || r.returnsFirst(t.body), t.code)
 	}
+}
+
+// markDead finds the code that never runs: the branch a constant condition
+// (cfg!(test) included) never takes, the right of `false && …` and
+// `true || …`, and what follows a return or an if that returns either way.
+func (r *rustAnalysis) markDead() {
+	for _, n := range r.ifs {
+		cond := rustConst(r.f, n.ChildByFieldName("condition"))
+		switch {
+		case cond.isFalse():
+			r.dead.add(n.ChildByFieldName("consequence"))
+		case cond.isTrue():
+			r.dead.add(n.ChildByFieldName("alternative"))
+		}
+		if st := n.Parent(); st != nil && st.Type() == "expression_statement" && r.ends(n) != endsNot {
+			r.dead.addAfter(st, "")
+		}
+	}
+	for _, n := range r.logic {
+		left := rustConst(r.f, n.ChildByFieldName("left"))
+		op := r.f.Text(n.ChildByFieldName("operator"))
+		if (op == "&&" && left.isFalse()) || (op == "||" && left.isTrue()) {
+			r.dead.add(n.ChildByFieldName("right"))
+		}
+	}
+	for _, n := range r.returns {
+		if st := n.Parent(); st != nil && st.Type() == "expression_statement" {
+			r.dead.addAfter(st, "")
+		}
+	}
+}
+
+// ends reports how a statement or expression ends the code after it: a
+// return of nothing, of () or of Ok(()) returns, one of another value
+// does work first; a block ends with its first ending statement; an if
+// with the branch its constant condition takes, or with both.
+func (r *rustAnalysis) ends(n *sitter.Node) endKind {
+	if n == nil {
+		return endsNot
+	}
+	switch n.Type() {
+	case "expression_statement", "else_clause":
+		if n.NamedChildCount() == 0 {
+			return endsNot
+		}
+		return r.ends(n.NamedChild(0))
+	case "return_expression":
+		if n.NamedChildCount() == 0 {
+			return endsReturn
+		}
+		switch strings.Join(strings.Fields(r.f.Text(n.NamedChild(0))), "") {
+		case "()", "Ok(())":
+			return endsReturn
+		}
+		return endsActing
+	case "block":
+		return firstEnd(statements(n), r.ends)
+	case "if_expression":
+		cond := rustConst(r.f, n.ChildByFieldName("condition"))
+		cons, alt := n.ChildByFieldName("consequence"), n.ChildByFieldName("alternative")
+		switch {
+		case cond.isTrue():
+			return r.ends(cons)
+		case cond.isFalse():
+			return r.ends(alt)
+		case alt == nil:
+			return endsNot
+		}
+		return bothEnd(r.ends(cons), r.ends(alt))
+	}
+	return endsNot
+}
+
+// returnsFirst reports a test whose first statement returns: `return;`,
+// or `if true { return; }`. cargo test reports it ok, having run nothing.
+func (r *rustAnalysis) returnsFirst(body *sitter.Node) bool {
+	for _, st := range statements(body) {
+		if st.Type() == "attribute_item" {
+			continue
+		}
+		return r.ends(st) == endsReturn
+	}
+	return false
 }
 
 func rustInRegion(regions []rustRegion, at uint32) bool {
@@ -157,15 +316,17 @@ func rustInRegion(regions []rustRegion, at uint32) bool {
 }
 
 // rustAttributes reads the attributes before a function: they are its
-// preceding siblings in the tree, not its children.
-func rustAttributes(f *File, fn *sitter.Node) (isTest, skipped bool) {
+// preceding siblings in the tree, not its children. A test is skipped by
+// #[ignore], or by #[cfg_attr(P, ignore)] where P always holds; it is off
+// (never compiled) under a #[cfg(P)] where P never holds.
+func rustAttributes(f *File, fn *sitter.Node) (isTest, skipped, off bool) {
 	for s := fn.PrevNamedSibling(); s != nil; s = s.PrevNamedSibling() {
 		switch s.Type() {
 		case "attribute_item":
 		case "line_comment", "block_comment":
 			continue
 		default:
-			return isTest, skipped
+			return isTest, skipped, off
 		}
 		path := rustAttrPath(f, s)
 		switch {
@@ -173,15 +334,76 @@ func rustAttributes(f *File, fn *sitter.Node) (isTest, skipped bool) {
 			isTest = true
 		case path == "ignore":
 			skipped = true
+		case path == "cfg":
+			off = off || rustCfgArgs(f, s).isFalse()
+		case path == "cfg_attr":
+			args := rustSplitArgs(rustAttrArgs(s))
+			if len(args) >= 2 && rustCfgPred(f, args[0]).isTrue() {
+				for _, a := range args[1:] {
+					if len(a) > 0 && f.Text(a[0]) == "ignore" {
+						skipped = true
+					}
+				}
+			}
 		}
 	}
-	return isTest, skipped
+	return isTest, skipped, off
+}
+
+// rustAttrArgs returns the token tree of #[path(…)], or nil.
+func rustAttrArgs(item *sitter.Node) *sitter.Node {
+	for i := 0; i < int(item.NamedChildCount()); i++ {
+		if a := item.NamedChild(i); a.Type() == "attribute" {
+			return a.ChildByFieldName("arguments")
+		}
+	}
+	return nil
+}
+
+// rustCfgArgs evaluates the predicate of a #[cfg(…)] attribute item.
+func rustCfgArgs(f *File, item *sitter.Node) constant {
+	args := rustSplitArgs(rustAttrArgs(item))
+	if len(args) != 1 {
+		return unknownConst
+	}
+	return rustCfgPred(f, args[0])
+}
+
+// rustModOff reports a module under a #[cfg(…)] that never holds, outside
+// it or as #![cfg(…)] inside.
+func rustModOff(f *File, m *sitter.Node) bool {
+	for s := m.PrevNamedSibling(); s != nil; s = s.PrevNamedSibling() {
+		if s.Type() == "line_comment" || s.Type() == "block_comment" {
+			continue
+		}
+		if s.Type() != "attribute_item" {
+			break
+		}
+		if rustAttrPath(f, s) == "cfg" && rustCfgArgs(f, s).isFalse() {
+			return true
+		}
+	}
+	return rustInnerCfgOff(f, m.ChildByFieldName("body"))
+}
+
+// rustInnerCfgOff reports a #![cfg(…)] that never holds among the inner
+// attributes at the top of a file or module body.
+func rustInnerCfgOff(f *File, body *sitter.Node) bool {
+	for _, s := range statements(body) {
+		if s.Type() != "inner_attribute_item" {
+			return false
+		}
+		if rustAttrPath(f, s) == "cfg" && rustCfgArgs(f, s).isFalse() {
+			return true
+		}
+	}
+	return false
 }
 
 // rustAttrPath returns the path of #[path(...)] or #[path = …].
 func rustAttrPath(f *File, item *sitter.Node) string {
 	text := strings.TrimSpace(f.Text(item))
-	text = strings.TrimPrefix(text, "#")
+	text = strings.TrimPrefix(strings.TrimPrefix(text, "#"), "!")
 	text = strings.TrimSpace(strings.TrimPrefix(strings.TrimSuffix(text, "]"), "["))
 	if i := strings.IndexAny(text, "(= "); i >= 0 {
 		text = text[:i]
@@ -205,6 +427,256 @@ func rustCfgTest(f *File, m *sitter.Node) bool {
 		if strings.ReplaceAll(f.Text(s), " ", "") == "#[cfg(test)]" {
 			return true
 		}
+	}
+	return false
+}
+
+// rustSplitArgs splits a token tree's contents at its top-level commas.
+func rustSplitArgs(tt *sitter.Node) [][]*sitter.Node {
+	if tt == nil || tt.ChildCount() < 2 {
+		return nil
+	}
+	var out [][]*sitter.Node
+	var cur []*sitter.Node
+	n := int(tt.ChildCount())
+	for i := 1; i < n-1; i++ { // inside the delimiters
+		ch := tt.Child(i)
+		switch {
+		case !ch.IsNamed() && ch.Type() == ",":
+			out = append(out, cur)
+			cur = nil
+		case ch.Type() == "line_comment" || ch.Type() == "block_comment":
+		default:
+			cur = append(cur, ch)
+		}
+	}
+	if len(cur) > 0 {
+		out = append(out, cur)
+	}
+	return out
+}
+
+// rustCfgPred evaluates a cfg predicate as `cargo test` compiles: `test`
+// holds, any() never holds, all() always does, not, any and all combine,
+// true and false are themselves. Every other option (feature = "x",
+// target_os, debug_assertions) depends on the build, and is unknown.
+func rustCfgPred(f *File, toks []*sitter.Node) constant {
+	switch {
+	case len(toks) == 1 && toks[0].Type() == "identifier" && f.Text(toks[0]) == "test":
+		return constOfBool(true)
+	case len(toks) == 1 && toks[0].Type() == "boolean_literal":
+		return constOfBool(f.Text(toks[0]) == "true")
+	case len(toks) == 2 && toks[0].Type() == "identifier" && toks[1].Type() == "token_tree":
+		args := rustSplitArgs(toks[1])
+		switch f.Text(toks[0]) {
+		case "any":
+			v := constOfBool(false)
+			for _, a := range args {
+				v = constOr(v, rustCfgPred(f, a))
+			}
+			return v
+		case "all":
+			v := constOfBool(true)
+			for _, a := range args {
+				v = constAnd(v, rustCfgPred(f, a))
+			}
+			return v
+		case "not":
+			if len(args) == 1 {
+				return constNot(rustCfgPred(f, args[0]))
+			}
+		}
+	}
+	return unknownConst
+}
+
+// rustConst evaluates a Rust expression of literals: numbers, strings,
+// chars, true, false, !, unary minus, &&, ||, comparisons, parentheses and
+// cfg!(…). Anything else is unknown.
+func rustConst(f *File, n *sitter.Node) constant {
+	if n == nil {
+		return unknownConst
+	}
+	switch n.Type() {
+	case "parenthesized_expression":
+		if n.NamedChildCount() == 1 {
+			return rustConst(f, n.NamedChild(0))
+		}
+	case "unary_expression":
+		if n.ChildCount() == 2 && n.NamedChildCount() == 1 {
+			return rustUnary(n.Child(0).Type(), rustConst(f, n.NamedChild(0)))
+		}
+	case "binary_expression":
+		return rustBinary(f.Text(n.ChildByFieldName("operator")),
+			rustConst(f, n.ChildByFieldName("left")), rustConst(f, n.ChildByFieldName("right")))
+	case "macro_invocation":
+		if f.Text(n.ChildByFieldName("macro")) == "cfg" && n.NamedChildCount() == 2 {
+			if args := rustSplitArgs(n.NamedChild(1)); len(args) == 1 {
+				return rustCfgPred(f, args[0])
+			}
+		}
+	default:
+		return rustLiteral(f, n)
+	}
+	return unknownConst
+}
+
+func rustUnary(op string, x constant) constant {
+	switch op {
+	case "!":
+		if x.kind == constBool {
+			return constNot(x)
+		}
+	case "-":
+		return constNegate(x)
+	}
+	return unknownConst
+}
+
+func rustBinary(op string, l, r constant) constant {
+	switch op {
+	case "&&":
+		return constAnd(l, r)
+	case "||":
+		return constOr(l, r)
+	}
+	return constCompare(op, l, r)
+}
+
+// rustNumberSuffix is a literal's type suffix: 1u8, 2.5f64.
+var rustNumberSuffix = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:[iu](?:8|16|32|64|128|size)|f32|f64)$`)
+})
+
+// rustLiteral reads a literal token, in code or in a macro's token tree.
+func rustLiteral(f *File, n *sitter.Node) constant {
+	text := f.Text(n)
+	switch n.Type() {
+	case "boolean_literal":
+		return constOfBool(text == "true")
+	case "integer_literal", "float_literal":
+		if !strings.HasPrefix(strings.ToLower(text), "0x") || !strings.HasSuffix(text, "f32") && !strings.HasSuffix(text, "f64") {
+			text = rustNumberSuffix().ReplaceAllString(text, "")
+		}
+		return constOfNumber(text)
+	case "string_literal", "char_literal":
+		typ := map[string]string{"string_literal": "str", "char_literal": "char"}[n.Type()]
+		if strings.HasPrefix(text, "b") {
+			typ, text = "b"+typ, text[1:]
+		}
+		if len(text) < 2 {
+			return unknownConst
+		}
+		body := text[1 : len(text)-1]
+		return constOfString(typ, body, !strings.Contains(body, `\`))
+	case "raw_string_literal":
+		typ := "str"
+		if strings.HasPrefix(text, "b") {
+			typ, text = "bstr", text[1:]
+		}
+		body := strings.TrimLeft(strings.TrimPrefix(text, "r"), "#")
+		body = strings.TrimRight(body, "#")
+		if len(body) < 2 {
+			return unknownConst
+		}
+		return constOfString(typ, body[1:len(body)-1], true)
+	}
+	return unknownConst
+}
+
+// rustTokExpr evaluates the tokens of one macro argument as an expression
+// of literals, by precedence: || below &&, below comparisons, below the
+// unary ! and -. literal reports that it held nothing but literals and
+// operators; a name, a call, a path leaves the value unknown.
+type rustTokExpr struct {
+	f    *File
+	toks []*sitter.Node
+	i    int
+	bad  bool
+}
+
+func rustTokConst(f *File, toks []*sitter.Node) (v constant, literal bool) {
+	p := &rustTokExpr{f: f, toks: toks}
+	v = p.expr(0)
+	if p.bad || p.i != len(toks) || len(toks) == 0 {
+		return unknownConst, false
+	}
+	return v, true
+}
+
+var rustPrec = map[string]int{"||": 1, "&&": 2, "==": 3, "!=": 3, "<": 3, "<=": 3, ">": 3, ">=": 3}
+
+func (p *rustTokExpr) expr(min int) constant {
+	left := p.unary()
+	for p.i < len(p.toks) && !p.bad {
+		op := p.toks[p.i]
+		prec, ok := rustPrec[op.Type()]
+		if op.IsNamed() || !ok {
+			p.bad = true
+			return left
+		}
+		if prec <= min {
+			return left
+		}
+		p.i++
+		left = rustBinary(op.Type(), left, p.expr(prec))
+	}
+	return left
+}
+
+func (p *rustTokExpr) unary() constant {
+	if p.i >= len(p.toks) {
+		p.bad = true
+		return unknownConst
+	}
+	t := p.toks[p.i]
+	p.i++
+	switch {
+	case !t.IsNamed() && (t.Type() == "!" || t.Type() == "-"):
+		return rustUnary(t.Type(), p.unary())
+	case t.Type() == "token_tree":
+		if args := rustSplitArgs(t); len(args) == 1 && strings.HasPrefix(p.f.Text(t), "(") {
+			v, ok := rustTokConst(p.f, args[0])
+			if ok {
+				return v
+			}
+		}
+		p.bad = true
+		return unknownConst
+	}
+	v := rustLiteral(p.f, t)
+	if !v.known() {
+		p.bad = true
+	}
+	return v
+}
+
+// rustVacuous reports an assertion macro whose outcome the code under test
+// cannot change and that passes: assert!(true), assert!(1 == 1),
+// assert_eq!(-3, -3), assert_ne!(1, 2), and their debug_ and prop_ forms.
+// assert!(false) and assert_eq!(0, 1) always fail: explicit failures,
+// counted.
+func rustVacuous(f *File, macro string, tt *sitter.Node) bool {
+	args := rustSplitArgs(tt)
+	base := strings.TrimPrefix(strings.TrimPrefix(macro, "debug_"), "prop_")
+	switch base {
+	case "assert":
+		if len(args) == 0 {
+			return false
+		}
+		v, literal := rustTokConst(f, args[0])
+		return v.isTrue() || (literal && !v.isFalse())
+	case "assert_eq", "assert_ne":
+		if len(args) < 2 {
+			return false
+		}
+		a, aLit := rustTokConst(f, args[0])
+		b, bLit := rustTokConst(f, args[1])
+		if !aLit || !bLit {
+			return false
+		}
+		op := map[string]string{"assert_eq": "==", "assert_ne": "!="}[base]
+		return !constCompare(op, a, b).isFalse()
 	}
 	return false
 }

@@ -44,6 +44,43 @@ type Agent struct {
 	NameSuffixes []string
 	// Footers match lines the agent appends to commit messages.
 	Footers []*regexp.Regexp
+	// Programs are the names the agent's program runs under, matched
+	// against the executable, the short name and argv[0] of each parent
+	// process, and against the script an interpreter runs.
+	Programs []string
+	// Paths are fragments of the path of the agent's program or script,
+	// for an agent that runs as a script of node or python, or from a
+	// versioned file: "/@anthropic-ai/claude-code/".
+	Paths []string
+	// ModelFlags are the options of its command line that choose the
+	// model ("--model", and "-m" where the agent reads it so).
+	ModelFlags []string
+	// ConfigFlags are options that set a configuration key, as Codex's
+	// `-c model=o3`; only the key "model" is read.
+	ConfigFlags []string
+	// ProfileFlags choose a profile of its configuration file, whose
+	// [profiles.NAME] model wins over the top-level one.
+	ProfileFlags []string
+	// ModelFiles are the settings files that hold its default model, the
+	// most binding first.
+	ModelFiles []ModelFile
+}
+
+// ModelFile is a settings file in which an agent keeps the model it runs.
+type ModelFile struct {
+	// Project places the file in the project (the agent's working
+	// directory) rather than under the home directory.
+	Project bool
+	// DirVar names an environment variable that, when set, replaces
+	// Dir (CLAUDE_CONFIG_DIR, CODEX_HOME).
+	DirVar string
+	// Dir is the directory below the home directory or the project.
+	Dir string
+	// Name is the file below Dir; its extension says how it is read:
+	// .json (comments allowed), .toml, or .yml and .yaml (top-level keys).
+	Name string
+	// Keys are dotted paths to the model in the file, tried in order.
+	Keys []string
 }
 
 // Known is the table of the coding agents sentinel recognises.
@@ -58,6 +95,14 @@ var Known = []*Agent{
 		Footers: []*regexp.Regexp{
 			regexp.MustCompile(`^(🤖 )?Generated with \[?Claude Code\]?`),
 		},
+		Programs:   []string{"claude"},
+		Paths:      []string{"/@anthropic-ai/claude-code/", "/share/claude/versions/"},
+		ModelFlags: []string{"--model"},
+		ModelFiles: []ModelFile{
+			{Project: true, Dir: ".claude", Name: "settings.local.json", Keys: []string{"model"}},
+			{Project: true, Dir: ".claude", Name: "settings.json", Keys: []string{"model"}},
+			{DirVar: "CLAUDE_CONFIG_DIR", Dir: ".claude", Name: "settings.json", Keys: []string{"model"}},
+		},
 	},
 	{
 		ID: "cursor", Name: "Cursor", Product: "Cursor",
@@ -66,46 +111,143 @@ var Known = []*Agent{
 		Emails:  []string{"cursoragent@cursor.com"},
 		Logins:  []string{"cursor[bot]"},
 		Footers: []*regexp.Regexp{regexp.MustCompile(`^Made with \[?Cursor\]?`)},
+		// The editor itself is not matched: a person's own terminal in it
+		// has the same parents as its agent's.
+		Programs:   []string{"cursor-agent"},
+		Paths:      []string{"/cursor-agent/"},
+		ModelFlags: []string{"--model"},
+		ModelFiles: []ModelFile{
+			{DirVar: "CURSOR_CONFIG_DIR", Dir: ".cursor", Name: "cli-config.json", Keys: []string{"model.modelId"}},
+		},
 	},
 	{
 		ID: "gemini", Name: "Gemini", Product: "Gemini CLI",
-		Aliases:   []string{"gemini-cli"},
-		Markers:   []Marker{{Var: "GEMINI_CLI", Value: "1"}},
-		ModelVars: []string{"GEMINI_MODEL"},
-		Logins:    []string{"gemini-code-assist[bot]", "google-gemini[bot]"},
-		Footers:   []*regexp.Regexp{regexp.MustCompile(`^(🤖 )?Generated (with|by) \[?Gemini( CLI)?\]?`)},
+		Aliases:    []string{"gemini-cli"},
+		Markers:    []Marker{{Var: "GEMINI_CLI", Value: "1"}},
+		ModelVars:  []string{"GEMINI_MODEL"},
+		Logins:     []string{"gemini-code-assist[bot]", "google-gemini[bot]"},
+		Footers:    []*regexp.Regexp{regexp.MustCompile(`^(🤖 )?Generated (with|by) \[?Gemini( CLI)?\]?`)},
+		Programs:   []string{"gemini"},
+		Paths:      []string{"/@google/gemini-cli/"},
+		ModelFlags: []string{"--model", "-m"},
+		ModelFiles: []ModelFile{
+			{Project: true, Dir: ".gemini", Name: "settings.json", Keys: []string{"model.name", "model"}},
+			{Dir: ".gemini", Name: "settings.json", Keys: []string{"model.name", "model"}},
+		},
 	},
 	{
 		ID: "codex", Name: "Codex", Product: "Codex CLI",
-		Aliases: []string{"codex-cli", "openai-codex"},
-		Markers: []Marker{{Var: "CODEX_SANDBOX"}, {Var: "CODEX_THREAD_ID"}},
-		Emails:  []string{"noreply@openai.com", "codex@openai.com"},
-		Logins:  []string{"chatgpt-codex-connector[bot]"},
-		Footers: []*regexp.Regexp{regexp.MustCompile(`^(🤖 )?Generated (with|by) \[?Codex\]?`)},
+		Aliases:      []string{"codex-cli", "openai-codex"},
+		Markers:      []Marker{{Var: "CODEX_SANDBOX"}, {Var: "CODEX_THREAD_ID"}},
+		Emails:       []string{"noreply@openai.com", "codex@openai.com"},
+		Logins:       []string{"chatgpt-codex-connector[bot]"},
+		Footers:      []*regexp.Regexp{regexp.MustCompile(`^(🤖 )?Generated (with|by) \[?Codex\]?`)},
+		Programs:     []string{"codex"},
+		Paths:        []string{"/@openai/codex/"},
+		ModelFlags:   []string{"--model", "-m"},
+		ConfigFlags:  []string{"-c", "--config"},
+		ProfileFlags: []string{"--profile", "-p"},
+		ModelFiles: []ModelFile{
+			{Project: true, Dir: ".codex", Name: "config.toml", Keys: []string{"model"}},
+			{DirVar: "CODEX_HOME", Dir: ".codex", Name: "config.toml", Keys: []string{"model"}},
+		},
 	},
 	{
 		ID: "opencode", Name: "OpenCode", Product: "OpenCode",
-		Markers: []Marker{{Var: "OPENCODE", Value: "1"}},
-		Emails:  []string{"noreply@opencode.ai"},
-		Logins:  []string{"opencode-agent[bot]"},
-		Footers: []*regexp.Regexp{regexp.MustCompile(`^(🤖 )?Generated with \[?opencode\]?`)},
+		Markers:    []Marker{{Var: "OPENCODE", Value: "1"}},
+		Emails:     []string{"noreply@opencode.ai"},
+		Logins:     []string{"opencode-agent[bot]"},
+		Footers:    []*regexp.Regexp{regexp.MustCompile(`^(🤖 )?Generated with \[?opencode\]?`)},
+		Programs:   []string{"opencode"},
+		Paths:      []string{"/opencode-ai/"},
+		ModelFlags: []string{"--model", "-m"},
+		ModelFiles: []ModelFile{
+			{Project: true, Name: "opencode.json", Keys: []string{"model"}},
+			{Project: true, Name: "opencode.jsonc", Keys: []string{"model"}},
+			{DirVar: "XDG_CONFIG_HOME", Dir: ".config", Name: "opencode/opencode.json", Keys: []string{"model"}},
+			{DirVar: "XDG_CONFIG_HOME", Dir: ".config", Name: "opencode/opencode.jsonc", Keys: []string{"model"}},
+		},
 	},
 	{
 		ID: "amp", Name: "Amp", Product: "Amp",
 		Markers: []Marker{{Var: "AMP_CURRENT_THREAD_ID"}, {Var: "AGENT", Value: "amp"}},
 		Emails:  []string{"amp@ampcode.com"},
 		Footers: []*regexp.Regexp{regexp.MustCompile(`^Amp-Thread(-ID)?: `)},
+		// Amp chooses its model itself, by mode.
+		Programs: []string{"amp"},
+		Paths:    []string{"/@sourcegraph/amp/"},
 	},
 	{
 		ID: "aider", Name: "Aider", Product: "Aider",
 		Emails:       []string{"aider@aider.chat", "noreply@aider.chat"},
 		NameSuffixes: []string{"(aider)"},
+		ModelVars:    []string{"AIDER_MODEL"},
+		// Aider's -m is --message, not the model.
+		Programs:   []string{"aider"},
+		Paths:      []string{"/site-packages/aider/"},
+		ModelFlags: []string{"--model"},
+		ModelFiles: []ModelFile{
+			{Project: true, Name: ".aider.conf.yml", Keys: []string{"model"}},
+			{Name: ".aider.conf.yml", Keys: []string{"model"}},
+		},
 	},
 	{
 		ID: "copilot", Name: "Copilot", Product: "GitHub Copilot",
 		Aliases: []string{"github-copilot", "copilot-cli"},
 		Emails:  []string{"copilot@github.com"},
 		Logins:  []string{"copilot", "copilot-swe-agent[bot]", "copilot-swe-agent"},
+		// Copilot CLI; Copilot in an editor is known by its markers only.
+		ModelVars:  []string{"COPILOT_MODEL"},
+		Programs:   []string{"copilot"},
+		Paths:      []string{"/@github/copilot/"},
+		ModelFlags: []string{"--model"},
+		ModelFiles: []ModelFile{
+			{DirVar: "COPILOT_HOME", Dir: ".copilot", Name: "settings.json", Keys: []string{"model"}},
+			{DirVar: "COPILOT_HOME", Dir: ".copilot", Name: "config.json", Keys: []string{"model"}},
+		},
+	},
+	{
+		ID: "goose", Name: "Goose", Product: "Goose",
+		ModelVars:  []string{"GOOSE_MODEL"},
+		Programs:   []string{"goose"},
+		ModelFlags: []string{"--model"},
+		ModelFiles: []ModelFile{
+			{DirVar: "XDG_CONFIG_HOME", Dir: ".config", Name: "goose/config.yaml", Keys: []string{"GOOSE_MODEL"}},
+		},
+	},
+	{
+		ID: "qwen", Name: "Qwen", Product: "Qwen Code",
+		Aliases:    []string{"qwen-code"},
+		Programs:   []string{"qwen"},
+		Paths:      []string{"/@qwen-code/qwen-code/"},
+		ModelFlags: []string{"--model", "-m"},
+		ModelFiles: []ModelFile{
+			{Project: true, Dir: ".qwen", Name: "settings.json", Keys: []string{"model.name", "model"}},
+			{Dir: ".qwen", Name: "settings.json", Keys: []string{"model.name", "model"}},
+		},
+	},
+	{
+		ID: "droid", Name: "Droid", Product: "Factory Droid",
+		Aliases:    []string{"factory", "factory-droid"},
+		Programs:   []string{"droid"},
+		ModelFlags: []string{"--model", "-m"},
+		ModelFiles: []ModelFile{
+			{Project: true, Dir: ".factory", Name: "settings.local.json", Keys: []string{"model"}},
+			{Project: true, Dir: ".factory", Name: "settings.json", Keys: []string{"model"}},
+			{Dir: ".factory", Name: "settings.local.json", Keys: []string{"model"}},
+			{Dir: ".factory", Name: "settings.json", Keys: []string{"model"}},
+		},
+	},
+	{
+		ID: "kiro", Name: "Kiro", Product: "Kiro CLI",
+		Aliases:    []string{"kiro-cli", "amazon-q"},
+		Programs:   []string{"kiro-cli", "kiro-cli-chat", "qchat"},
+		ModelFlags: []string{"--model"},
+	},
+	{
+		ID: "cline", Name: "Cline", Product: "Cline",
+		Programs: []string{"cline"},
+		Paths:    []string{"/node_modules/cline/"},
 	},
 	{
 		ID: "devin", Name: "Devin", Product: "Devin",

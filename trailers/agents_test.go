@@ -94,15 +94,16 @@ func TestDetect(t *testing.T) {
 		{"opencode", envOf("OPENCODE", "1"), "OpenCode:unknown", "OPENCODE=1"},
 		{"amp thread", envOf("AMP_CURRENT_THREAD_ID", "T-1"), "Amp:unknown", "AMP_CURRENT_THREAD_ID"},
 		{"amp via AGENT", envOf("AGENT", "amp"), "Amp:unknown", "AGENT=amp"},
-		{"generic AI_AGENT", envOf("AI_AGENT", "goose"), "goose:unknown", "AI_AGENT=goose"},
+		{"generic AI_AGENT", envOf("AI_AGENT", "hermes"), "hermes:unknown", "AI_AGENT=hermes"},
+		{"generic names a known agent", envOf("AI_AGENT", "goose"), "Goose:unknown", "AI_AGENT=goose"},
 		{"generic known name", envOf("AI_AGENT", "claude-code"), "Claude:unknown", "AI_AGENT=claude-code"},
 		{"generic with spaces", envOf("AGENT", "my agent"), "my-agent:m1", "AGENT=my agent"},
 		{"override wins", envOf("CLAUDECODE", "1", "SENTINEL_AGENT", "Cursor:gpt-5"), "Cursor:gpt-5", "SENTINEL_AGENT"},
 		{"override unknown agent", envOf("SENTINEL_AGENT", "Kiro"), "Kiro:unknown", "SENTINEL_AGENT"},
-		{"specific beats generic", envOf("AI_AGENT", "goose", "CURSOR_AGENT", "1"), "Cursor:unknown", "CURSOR_AGENT=1"},
+		{"specific beats generic", envOf("AI_AGENT", "hermes", "CURSOR_AGENT", "1"), "Cursor:unknown", "CURSOR_AGENT=1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			d := Detect(tc.env, models)
+			d := Detect(Env{Getenv: tc.env}, models)
 			if tc.want == "" {
 				if d != nil {
 					t.Fatalf("detected %+v, want none", d)

@@ -141,10 +141,18 @@ func (s *Syntax) Apply(msg []byte, p Policy) (Outcome, error) {
 				out.Edits = append(out.Edits, fmt.Sprintf("line %d: %s became Assisted-by: %s", lineNo, text, v))
 				continue
 			}
+			fix := "remove the line: an agent is credited with Assisted-by, which the commit-msg hook adds"
+			switch {
+			case !strings.EqualFold(key, "Co-authored-by"):
+			case p.RequireAssisted:
+				fix = fmt.Sprintf("reword the commit with Assisted-by: %s:MODEL in the line's place (git rebase -i, reword)", a.Name)
+			default:
+				fix = fmt.Sprintf("run `sentinel trailers check --fix FILE` on the message, which puts Assisted-by: %s:MODEL in the line's place (a refused commit's message stays in .git/COMMIT_EDITMSG: fix it, then `git commit -F .git/COMMIT_EDITMSG`), or remove the line", a.Name)
+			}
 			out.Violations = append(out.Violations, Violation{
 				Rule: RuleAgentIdentity, Line: lineNo, Text: text,
 				Reason: fmt.Sprintf("%s names %s, an AI agent: only a person can be credited or certify a commit", key, a.Product),
-				Fix:    "remove the line: an agent is credited with Assisted-by, which the commit-msg hook adds (or run `sentinel trailers check --fix FILE` to turn a Co-authored-by into Assisted-by)",
+				Fix:    fix,
 			})
 			continue
 		}

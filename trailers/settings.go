@@ -71,6 +71,12 @@ func LoadConfig(ctx context.Context, dir string) (*Settings, error) {
 // Policy returns the attribution policy for a new message written while the
 // detected agent (nil for none) is running. fix turns an agent's
 // Co-authored-by into Assisted-by whatever the configuration says.
+//
+// agent_coauthor = "rewrite" rewrites the line an agent writes out of
+// habit (Claude Code ends its messages with one) while it commits. With no
+// agent running, a person wrote the line: their message is not rewritten
+// behind their back, it is refused with `sentinel trailers check --fix`
+// named, which makes the same change when they ask for it.
 func (s *Settings) Policy(detected *Detection, fix bool) Policy {
 	t := s.Config.Trailers
 	p := Policy{
@@ -80,8 +86,11 @@ func (s *Settings) Policy(detected *Detection, fix bool) Policy {
 		Format:   t.Format,
 		Tools:    t.Tools,
 	}
-	if fix {
+	switch {
+	case fix:
 		p.Coauthor = CoauthorRewrite
+	case detected == nil:
+		p.Coauthor = CoauthorRefuse
 	}
 	return p
 }
@@ -99,6 +108,6 @@ func (s *Settings) HistoryPolicy() Policy {
 }
 
 // Detect finds the running agent with the configured models.
-func (s *Settings) Detect(getenv Getenv) *Detection {
-	return Detect(getenv, s.Config.Trailers.Models)
+func (s *Settings) Detect(env Env) *Detection {
+	return Detect(env, s.Config.Trailers.Models)
 }

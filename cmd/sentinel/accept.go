@@ -42,7 +42,7 @@ func runAccept(c *cli.Context, e *env, o acceptOptions) error {
 	if err != nil {
 		return err
 	}
-	if d := trailers.Detect(e.getenv, cfg.Trailers.Models); d != nil {
+	if d := trailers.Detect(e.agentEnv(), cfg.Trailers.Models); d != nil {
 		fmt.Fprintf(e.stderr, "sentinel: %s, and an AI agent is running (%s, from %s): a person runs `sentinel accept` themselves\n", personOnly, d.Name, d.Source)
 		return &policyError{"agent"}
 	}
@@ -69,6 +69,7 @@ func runAccept(c *cli.Context, e *env, o acceptOptions) error {
 			fmt.Fprintf(e.stdout, "staged the acceptance an interrupted accept wrote but did not stage: %s, by %s: %s\n", quote.Name(a.At), quote.Name(a.By), quote.Name(a.Reason))
 		}
 		fmt.Fprintf(e.stdout, "staged %s: commit it with the change\n", coverage.BaselinePath)
+		signHint(e, cfg.Ratchet.Signers)
 		return nil
 	}
 	rec := res.Recorded
@@ -77,6 +78,19 @@ func runAccept(c *cli.Context, e *env, o acceptOptions) error {
 			fmt.Fprintf(e.stdout, "lowered %s %s %d → %d\n", quote.Name(k), f, v[0], v[1])
 		}
 	}
+	for _, t := range rec.Tests {
+		fmt.Fprintf(e.stdout, "lets go %s %s (%s)\n", t.Language, quote.Name(t.Name), quote.Path(t.Path))
+	}
 	fmt.Fprintf(e.stdout, "recorded by %s: %s\nstaged %s: commit it with the change\n", quote.Name(rec.By), quote.Name(rec.Reason), coverage.BaselinePath)
+	signHint(e, cfg.Ratchet.Signers)
 	return nil
+}
+
+// signHint reminds the person that, with [ratchet] signers, the commit
+// must be signed: no hook can tell whether git will sign it, and the push
+// would be refused.
+func signHint(e *env, signers string) {
+	if signers != "" {
+		fmt.Fprintf(e.stdout, "sign the commit with a key that %s lists: `git commit -S` (with gpg.format=ssh and user.signingkey set)\n", quote.Path(signers))
+	}
 }

@@ -33,7 +33,7 @@ func runAgent(c *cli.Context, e *env, o agentOptions) error {
 	if err != nil {
 		return err
 	}
-	d := s.Detect(e.getenv)
+	d := s.Detect(e.agentEnv())
 	line := ""
 	if d != nil {
 		line = trailers.AssistedBy + ": " + d.Value(s.Config.Trailers.Format, s.Config.Trailers.Tools)

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/gitsentinel/sentinel/trailers"
 	"github.com/urfave/cli/v2"
 )
 
@@ -18,6 +19,18 @@ type env struct {
 	stderr io.Writer
 	getenv func(string) string
 	dir    string
+	// procs walks the parent processes, where an agent is known by its
+	// program.
+	procs *trailers.Ancestry
+}
+
+// processes makes the walk up the process tree for a command run in dir;
+// the tests stop it at the test binary.
+var processes = trailers.SystemAncestry
+
+// agentEnv is what agent detection reads.
+func (e *env) agentEnv() trailers.Env {
+	return trailers.Env{Getenv: e.getenv, Processes: e.procs}
 }
 
 // run builds the application and runs it on args.
@@ -26,7 +39,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 	if err != nil {
 		return err
 	}
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv, dir: dir}
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv, dir: dir, procs: processes(dir)}
 	app := &cli.App{
 		Name:            "sentinel",
 		Usage:           "keep AI-assisted changes to a git repository honest",

@@ -14,6 +14,7 @@ import (
 	"github.com/gitsentinel/sentinel/githooks"
 	"github.com/gitsentinel/sentinel/gitrepo"
 	"github.com/gitsentinel/sentinel/guard"
+	"github.com/gitsentinel/sentinel/internal/atomicfile"
 	"github.com/gitsentinel/sentinel/internal/quote"
 	"github.com/urfave/cli/v2"
 )
@@ -59,9 +60,11 @@ func runDoctor(c *cli.Context, e *env) error {
 
 	root, rerr := gitrepo.FindRoot(c.Context, e.dir)
 	if rerr == nil {
-		if _, err := config.Load(root); err != nil {
+		if cfg, err := config.Load(root); err != nil {
 			broken("%s", quote.Text(err.Error()))
 			fixes = append(fixes, "edit "+config.File+" where the error above points")
+		} else if cfg.Ratchet.Signers != "" {
+			fixes = append(fixes, checkSigners(root, cfg.Ratchet.Signers, line)...)
 		}
 		statuses, err := githooks.Status(c.Context, e.dir)
 		switch {
@@ -210,4 +213,39 @@ func missingBinary(e *env, hooks []guard.Hook) string {
 		}
 	}
 	return strings.Join(why, "; ")
+}
+
+// checkSigners reports the allowed signers file [ratchet] signers names:
+// in the work tree, with at least one key, and ssh-keygen there to check
+// signatures with. sentinel ci reads the file from the parent of each
+// commit, not from here; a file missing here is missing from the next
+// commit too.
+func checkSigners(root, signers string, line func(bool, string, ...any)) []string {
+	var fixes []string
+	data, err := atomicfile.ReadIn(root, signers, 1<<20)
+	keys := 0
+	for _, l := range strings.Split(string(data), "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+			keys++
+		}
+	}
+	switch {
+	case err != nil:
+		line(false, "[ratchet] signers names %s, which cannot be read: %s", quote.Path(signers), quote.Text(err.Error()))
+		fixes = append(fixes, fmt.Sprintf("write %s, a line `EMAIL namespaces=\"git\" ssh-ed25519 AAAA…` per person, and commit it", signers))
+	case keys == 0:
+		line(false, "[ratchet] signers names %s, which lists no key: no acceptance can pass", quote.Path(signers))
+		fixes = append(fixes, fmt.Sprintf("add a line `EMAIL namespaces=\"git\" ssh-ed25519 AAAA…` per person to %s, and commit it", signers))
+	default:
+		unit := "keys"
+		if keys == 1 {
+			unit = "key"
+		}
+		line(true, "allowed signers %s: %d %s", quote.Path(signers), keys, unit)
+	}
+	if _, err := exec.LookPath("ssh-keygen"); err != nil {
+		line(false, "ssh-keygen is not on PATH: git cannot check the signature of an acceptance")
+		fixes = append(fixes, "install OpenSSH's client (apt-get install openssh-client)")
+	}
+	return fixes
 }

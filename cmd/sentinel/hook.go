@@ -36,7 +36,7 @@ func runHook(c *cli.Context, e *env, o hookOptions) error {
 		if len(o.args) != 1 {
 			return &usageError{fmt.Errorf("commit-msg takes the message file, as git passes it")}
 		}
-		res, err := githooks.CommitMsg(c.Context, e.dir, o.args[0], e.getenv)
+		res, err := githooks.CommitMsg(c.Context, e.dir, o.args[0], e.agentEnv())
 		if err != nil {
 			return fmt.Errorf("commit-msg: %w", err)
 		}
@@ -54,7 +54,7 @@ func runHook(c *cli.Context, e *env, o hookOptions) error {
 		if len(o.args) < 1 || len(o.args) > 3 {
 			return &usageError{fmt.Errorf("prepare-commit-msg takes the message file, and the source and commit git may pass")}
 		}
-		did, err := githooks.PrepareCommitMsg(c.Context, e.dir, o.args[0], e.getenv)
+		did, err := githooks.PrepareCommitMsg(c.Context, e.dir, o.args[0], e.agentEnv())
 		if err != nil {
 			return fmt.Errorf("prepare-commit-msg: %w", err)
 		}
@@ -81,6 +81,14 @@ func runHook(c *cli.Context, e *env, o hookOptions) error {
 			fmt.Fprintf(e.stderr, "sentinel: this commit deletes %[1]s, which HEAD has; to stop using sentinel, run `sentinel uninstall` first; otherwise restore it: run `git checkout HEAD -- %[1]s`\n", coverage.BaselinePath)
 			return &policyError{"baseline deleted"}
 		}
+		if len(res.Lowered) > 0 {
+			fmt.Fprintf(e.stderr, "sentinel: the staged %s lowers peaks that HEAD holds, without `sentinel accept`:\n", coverage.BaselinePath)
+			for _, l := range res.Lowered {
+				fmt.Fprintf(e.stderr, "  %s %s %d → %d\n", quote.Name(l.Key), l.Figure, l.Before, l.After)
+			}
+			fmt.Fprintf(e.stderr, "restore HEAD's peaks: run `git checkout HEAD -- %s`; a removal you mean is then accepted with `sentinel accept --reason TEXT`\n", coverage.BaselinePath)
+			return &policyError{"peak lowered by hand"}
+		}
 		if res.Check != nil && !res.Check.OK() {
 			if err := res.Check.WriteText(e.stderr); err != nil {
 				return err
@@ -89,14 +97,6 @@ func runHook(c *cli.Context, e *env, o hookOptions) error {
 				fmt.Fprintf(e.stderr, "the work tree's %[1]s holds %[2]d acceptance(s) that are not staged (an interrupted `sentinel accept`); stage them: run `git add %[1]s`\n", coverage.BaselinePath, len(res.Unstaged))
 			}
 			return &policyError{"below a peak"}
-		}
-		if len(res.Lowered) > 0 {
-			fmt.Fprintf(e.stderr, "sentinel: the staged %s lowers peaks that HEAD holds, without `sentinel accept`:\n", coverage.BaselinePath)
-			for _, l := range res.Lowered {
-				fmt.Fprintf(e.stderr, "  %s %s %d → %d\n", quote.Name(l.Key), l.Figure, l.Before, l.After)
-			}
-			fmt.Fprintf(e.stderr, "restore HEAD's peaks: run `git checkout HEAD -- %s`; a removal you mean is then accepted with `sentinel accept --reason TEXT`\n", coverage.BaselinePath)
-			return &policyError{"peak lowered by hand"}
 		}
 		if res.Check == nil {
 			return nil

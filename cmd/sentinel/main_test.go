@@ -3,15 +3,34 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
+	"github.com/gitsentinel/sentinel/trailers"
 	"github.com/rogpeppe/go-internal/testscript"
 )
+
+// stopVar carries the test binary's pid to the sentinel the scripts run.
+// Only the test binary reads it: the released one has no way to cut the
+// walk short.
+const stopVar = "SENTINEL_TEST_WALK_STOP"
 
 // TestMain lets the test binary act as the sentinel command inside scripts,
 // so that scripts and the git hooks they install run sentinel in-process.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){"sentinel": main})
+	testscript.Main(m, map[string]func(){"sentinel": func() {
+		// The tests may themselves run under an agent: the walk up the
+		// process tree stops at the test binary, so that only what a
+		// script starts (a stand-in agent among it) is looked at.
+		if pid, err := strconv.Atoi(os.Getenv(stopVar)); err == nil {
+			processes = func(dir string) *trailers.Ancestry {
+				a := trailers.SystemAncestry(dir)
+				a.Stop = pid
+				return a
+			}
+		}
+		main()
+	}})
 }
 
 // TestScripts runs the end-to-end scripts under testdata/script with the
@@ -29,6 +48,7 @@ func TestScripts(t *testing.T) {
 			e.Setenv("HOME", home)
 			e.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
 			e.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+			e.Setenv(stopVar, strconv.Itoa(os.Getpid()))
 			e.Setenv("GIT_AUTHOR_NAME", "Jane Doe")
 			e.Setenv("GIT_AUTHOR_EMAIL", "jane@example.com")
 			e.Setenv("GIT_COMMITTER_NAME", "Jane Doe")

@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/gitsentinel/sentinel/coverage"
+	"github.com/gitsentinel/sentinel/githooks"
 	"github.com/gitsentinel/sentinel/internal/atomicfile"
 	"github.com/gitsentinel/sentinel/internal/quote"
 	"github.com/urfave/cli/v2"
@@ -21,7 +22,19 @@ func mergeBaselineCommand(e *env) *cli.Command {
 			if c.NArg() != 3 {
 				return &usageError{fmt.Errorf("merge-baseline takes the three files git passes: %%O %%A %%B")}
 			}
-			return runMergeBaseline(e, c.Args().Get(0), c.Args().Get(1), c.Args().Get(2))
+			files := c.Args().Slice()
+			err := githooks.CheckMergeDriver(c.Context, e.dir, files, e.agentEnv())
+			var refused *githooks.DriverRefusal
+			if errors.As(err, &refused) {
+				// The files stay as git wrote them: git takes that as a
+				// conflict, for a person to resolve.
+				fmt.Fprintf(e.stderr, "sentinel: %s\n", quote.Text(refused.Reason))
+				return &policyError{"merge driver refused"}
+			}
+			if err != nil {
+				return err
+			}
+			return runMergeBaseline(e, files[0], files[1], files[2])
 		},
 	}
 }

@@ -44,7 +44,7 @@ func runTrailersAdd(c *cli.Context, e *env, o trailersAddOptions) error {
 	}
 	value := o.value
 	if value == "" {
-		d := s.Detect(e.getenv)
+		d := s.Detect(e.agentEnv())
 		if d == nil {
 			return errors.New("no coding agent detected; pass the value: run `sentinel trailers add --assisted-by AGENT:MODEL " + o.file + "`")
 		}

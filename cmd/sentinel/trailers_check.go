@@ -65,7 +65,7 @@ func runTrailersCheck(c *cli.Context, e *env, o trailersCheckOptions) error {
 			return err
 		}
 		var out trailers.Outcome
-		report, out, err = s.CheckMessage(o.file, msg, s.Policy(s.Detect(e.getenv), o.fix))
+		report, out, err = s.CheckMessage(o.file, msg, s.Policy(s.Detect(e.agentEnv()), o.fix))
 		if err != nil {
 			return err
 		}

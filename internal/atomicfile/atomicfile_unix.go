@@ -35,9 +35,9 @@ func WriteIn(root, rel string, data []byte, o Options) error {
 	mode := o.Perm.Perm()
 	var st unix.Stat_t
 	switch err := unix.Fstatat(dfd, base, &st, unix.AT_SYMLINK_NOFOLLOW); {
-	case err == nil && o.ReplaceLink && st.Mode&unix.S_IFMT == unix.S_IFLNK:
+	case err == nil && o.ReplaceLink && uint32(st.Mode)&unix.S_IFMT == unix.S_IFLNK:
 	case err == nil:
-		if what := oddFile(st.Mode); what != "" {
+		if what := oddFile(uint32(st.Mode)); what != "" {
 			return &LinkError{Path: rel, What: what}
 		}
 		if !o.ForceMode {
@@ -140,7 +140,7 @@ func ReadIn(root, rel string, limit int64) ([]byte, error) {
 	if err := unix.Fstat(fd, &st); err != nil {
 		return nil, fmt.Errorf("read %s: %w", rel, err)
 	}
-	if what := oddFile(st.Mode); what != "" {
+	if what := oddFile(uint32(st.Mode)); what != "" {
 		return nil, &LinkError{Path: rel, What: what}
 	}
 	if limit > 0 && st.Size > limit {
@@ -179,7 +179,7 @@ func Lstat(root, rel string) (fs.FileMode, int64, error) {
 		}
 		return 0, 0, err
 	}
-	if what := oddFile(st.Mode); what != "" {
+	if what := oddFile(uint32(st.Mode)); what != "" {
 		return 0, 0, &LinkError{Path: rel, What: what}
 	}
 	return fs.FileMode(st.Mode & 0o777), st.Size, nil
@@ -230,7 +230,7 @@ func sweep(dfd int) []string {
 			continue
 		}
 		var st unix.Stat_t
-		ok := unix.Fstat(fd, &st) == nil && st.Mode&unix.S_IFMT == unix.S_IFREG &&
+		ok := unix.Fstat(fd, &st) == nil && uint32(st.Mode)&unix.S_IFMT == unix.S_IFREG &&
 			unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB) == nil
 		if ok && !strings.Contains(n, TempMarker) {
 			ok = time.Since(time.Unix(st.Mtim.Unix())) > legacyAge
@@ -261,7 +261,7 @@ func openDir(root string, dirs []string, mkdir bool) (int, error) {
 		if err != nil {
 			var st unix.Stat_t
 			if serr := unix.Fstatat(fd, d, &st, unix.AT_SYMLINK_NOFOLLOW); serr == nil {
-				if what := oddDir(st.Mode); what != "" {
+				if what := oddDir(uint32(st.Mode)); what != "" {
 					unix.Close(fd)
 					return -1, &LinkError{Path: path.Join(dirs[:i+1]...), What: what}
 				}

@@ -14,7 +14,7 @@ func tryLock(path string) (func(), bool, error) {
 		return nil, false, err
 	}
 	var st unix.Stat_t
-	if err := unix.Fstat(fd, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+	if err := unix.Fstat(fd, &st); err != nil || uint32(st.Mode)&unix.S_IFMT != unix.S_IFREG {
 		unix.Close(fd)
 		if err == nil {
 			err = errors.New("not a regular file")

@@ -1,0 +1,311 @@
+package coverage
+
+import (
+	"context"
+	"errors"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/gitsentinel/sentinel/gitrepo"
+	"github.com/gitsentinel/sentinel/languages"
+)
+
+// Loss causes: what became of a test the reference snapshot runs.
+const (
+	// LostMissing is a test that is gone, under its name and its body.
+	LostMissing = "missing"
+	// LostSkipped is a test still there but switched off.
+	LostSkipped = "skipped"
+	// LostEmptied is a test that kept its name but lost every assertion
+	// it made: a real test swapped for a trivial one.
+	LostEmptied = "emptied"
+)
+
+// Loss is a test the reference snapshot (HEAD, or the parent of the
+// checked commit) runs, and the checked snapshot does not run as it was,
+// whatever the totals say.
+type Loss struct {
+	// Language is the test's language.
+	Language string `json:"language"`
+	// Name, Path and Line say which test, where the reference had it.
+	Name string `json:"name"`
+	Path string `json:"path"`
+	Line int    `json:"line"`
+	// Cause is LostMissing, LostSkipped or LostEmptied.
+	Cause string `json:"cause"`
+	// Assertions is how many assertions the test made before.
+	Assertions int `json:"assertions,omitempty"`
+}
+
+// Key identifies the test for an acceptance: language, file and name.
+func (l Loss) Key() string { return l.Language + "\x00" + l.Path + "\x00" + l.Name }
+
+// identityOf is a test with where it lives.
+type identityOf struct {
+	lang, dir, path string
+	t               languages.Test
+	used            bool
+}
+
+// losses compares the tests of the files the checked snapshot changes with
+// the same files in the reference, and returns each test the reference
+// runs that the snapshot lost. The rules, the same for every language:
+//   - a test with the same name in the same directory (a Go package, a
+//     Python package, a JS folder) is the same test, moved or not; it is
+//     lost if it is switched off, or if it made assertions and makes none
+//     (a helper of its file that it calls makes them for it);
+//   - otherwise an active test with the same body, its name aside, is the
+//     same test renamed, wherever it went;
+//   - otherwise it is missing.
+//
+// Files the snapshot does not change hold the same tests on both sides.
+func losses(ctx context.Context, o Options, c *Counts, pending *changesRun) ([]Loss, string, error) {
+	if c.CommonDir == "" || o.Mode == Plain {
+		return nil, "", nil
+	}
+	if pending == nil {
+		pending = startChanges(ctx, o, c.Root)
+	}
+	changes, ref, err := pending.wait()
+	if err != nil || changes == nil {
+		return nil, "", err
+	}
+	var after func() ([]File, error)
+	if o.Mode != Rev {
+		changed := map[string]bool{}
+		for _, ch := range changes {
+			changed[ch.Path] = true
+		}
+		after = func() ([]File, error) {
+			var fs []File
+			for _, f := range c.Files {
+				if changed[f.Path] {
+					fs = append(fs, f)
+				}
+			}
+			return fs, nil
+		}
+	}
+	o.cache = c.cache
+	ls, err := lossesIn(ctx, c.info, o, ref, changes, after)
+	return ls, ref, err
+}
+
+// lossesIn matches the tests of the changed files on both sides. The
+// reference side is counted from its blobs, through the cache; the other
+// from its blobs too, unless after supplies its files.
+func lossesIn(ctx context.Context, info *gitrepo.Info, o Options, ref string, changes []gitrepo.Change, after func() ([]File, error)) ([]Loss, error) {
+	excludes := append(append([]string(nil), DefaultExcludes...), o.Excludes...)
+	blobs := func(old bool) []entry {
+		var es []entry
+		for _, ch := range changes {
+			mode, blob := ch.NewMode, ch.NewBlob
+			if old {
+				mode, blob = ch.OldMode, ch.OldBlob
+			}
+			// Only test files can hold tests: most changes cost nothing more.
+			if (mode == "100644" || mode == "100755") && strings.Trim(blob, "0") != "" &&
+				languages.ForPath(ch.Path) != nil && !excluded(ch.Path, excludes) {
+				es = append(es, entry{path: ch.Path, blob: blob, mode: mode})
+			}
+		}
+		return es
+	}
+	old := blobs(true)
+	if len(old) == 0 {
+		return nil, nil
+	}
+	if info == nil {
+		var err error
+		if info, err = gitrepo.RepoInfo(ctx, o.Dir); err != nil {
+			return nil, err
+		}
+	}
+	count := func(es []entry, rev string) ([]File, error) {
+		s := &snapshot{root: info.Root, info: info, objects: gitrepo.OpenObjects(info), entries: es}
+		defer s.close()
+		ro := o
+		ro.Mode, ro.Rev = Rev, rev
+		rc, err := countSnapshot(ctx, s, ro)
+		if err != nil {
+			return nil, err
+		}
+		return rc.Files, nil
+	}
+	beforeFiles, err := count(old, ref)
+	if err != nil {
+		return nil, err
+	}
+	var afterFiles []File
+	if after != nil {
+		afterFiles, err = after()
+	} else {
+		afterFiles, err = count(blobs(false), o.Rev)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var before, now []*identityOf
+	for _, f := range afterFiles {
+		for _, t := range f.Tests {
+			now = append(now, &identityOf{lang: f.Language, dir: path.Dir(f.Path), path: f.Path, t: t})
+		}
+	}
+	for _, f := range beforeFiles {
+		for _, t := range f.Tests {
+			if t.Status == languages.Active {
+				before = append(before, &identityOf{lang: f.Language, dir: path.Dir(f.Path), path: f.Path, t: t})
+			}
+		}
+	}
+	return match(before, now), nil
+}
+
+// CommitLosses returns the tests a commit loses against its first parent
+// that no acceptance the commit adds lets go: cur and ref are the
+// baselines of the commit and of its reference.
+func CommitLosses(ctx context.Context, o Options, commit, parent string, cur, ref *Baseline) ([]Loss, error) {
+	changes, err := gitrepo.Changes(ctx, o.Dir, gitrepo.ArgvChangesCommit, parent, commit)
+	if err != nil {
+		return nil, err
+	}
+	ro := o
+	ro.Mode, ro.Rev = Rev, commit
+	ls, err := lossesIn(ctx, nil, ro, parent, changes, nil)
+	if err != nil || len(ls) == 0 {
+		return ls, err
+	}
+	return letGo(cur, ref, ls), nil
+}
+
+// letGo drops the losses that an acceptance of cur, which ref does not
+// hold, names.
+func letGo(cur, ref *Baseline, ls []Loss) []Loss {
+	had := map[string]bool{}
+	if ref != nil {
+		for _, a := range ref.Accepted {
+			had[a.key()] = true
+		}
+	}
+	let := map[string]bool{}
+	for _, a := range cur.Accepted {
+		if !had[a.key()] {
+			for _, t := range a.Tests {
+				let[t.Key()] = true
+			}
+		}
+	}
+	var out []Loss
+	for _, l := range ls {
+		if !let[l.Key()] {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// changesRun is a comparison with the reference that runs while the
+// snapshot is counted: it costs one git process, which need not add to
+// the hook's time.
+type changesRun struct {
+	done    chan struct{}
+	changes []gitrepo.Change
+	ref     string
+	err     error
+}
+
+// startChanges starts listing the files the snapshot o names changes from
+// its reference, in the repository at dir.
+func startChanges(ctx context.Context, o Options, dir string) *changesRun {
+	r := &changesRun{done: make(chan struct{})}
+	if o.Mode == Plain {
+		close(r.done)
+		return r
+	}
+	var argv, revs []string
+	r.ref = "HEAD"
+	switch o.Mode {
+	case Index:
+		argv = gitrepo.ArgvChangesStaged
+	case WorkTree:
+		argv = gitrepo.ArgvChangesWorkTree
+	case Rev:
+		r.ref = o.Rev + "^"
+		argv, revs = gitrepo.ArgvChangesCommit, []string{r.ref, o.Rev}
+	}
+	go func() {
+		defer close(r.done)
+		r.changes, r.err = gitrepo.Changes(ctx, dir, argv, revs...)
+		var ee *gitrepo.ExitError
+		if errors.As(r.err, &ee) {
+			// No reference (a first commit, an unborn branch, a root
+			// commit): nothing can have been lost.
+			r.changes, r.err = nil, nil
+		}
+	}()
+	return r
+}
+
+// wait returns the changes and the reference they were taken against; nil
+// changes when there is no reference.
+func (r *changesRun) wait() ([]gitrepo.Change, string, error) {
+	<-r.done
+	return r.changes, r.ref, r.err
+}
+
+// match pairs each test of before with one of after by the rules losses
+// documents, and returns the tests that found no pair that still runs.
+func match(before, after []*identityOf) []Loss {
+	byName := map[string][]*identityOf{}
+	byBody := map[string][]*identityOf{}
+	for _, a := range after {
+		k := a.lang + "\x00" + a.dir + "\x00" + a.t.Name
+		byName[k] = append(byName[k], a)
+		if a.t.Status == languages.Active && a.t.Body != "" {
+			byBody[a.lang+"\x00"+a.t.Body] = append(byBody[a.lang+"\x00"+a.t.Body], a)
+		}
+	}
+	take := func(list []*identityOf, ok func(*identityOf) bool) *identityOf {
+		for _, a := range list {
+			if !a.used && ok(a) {
+				a.used = true
+				return a
+			}
+		}
+		return nil
+	}
+	var out []Loss
+	var pending []*identityOf
+	// Names first, everywhere, so that a rename elsewhere never takes a
+	// test that kept its name.
+	for _, b := range before {
+		a := take(byName[b.lang+"\x00"+b.dir+"\x00"+b.t.Name], func(*identityOf) bool { return true })
+		if a == nil {
+			pending = append(pending, b)
+			continue
+		}
+		loss := Loss{Language: b.lang, Name: b.t.Name, Path: b.path, Line: b.t.Line, Assertions: b.t.Assertions}
+		switch {
+		case a.t.Status != languages.Active:
+			loss.Cause, loss.Path, loss.Line = LostSkipped, a.path, a.t.Line
+			out = append(out, loss)
+		case b.t.Assertions > 0 && a.t.Assertions == 0:
+			loss.Cause, loss.Path, loss.Line = LostEmptied, a.path, a.t.Line
+			out = append(out, loss)
+		}
+	}
+	for _, b := range pending {
+		if b.t.Body != "" && take(byBody[b.lang+"\x00"+b.t.Body], func(*identityOf) bool { return true }) != nil {
+			continue
+		}
+		out = append(out, Loss{Language: b.lang, Name: b.t.Name, Path: b.path, Line: b.t.Line, Cause: LostMissing, Assertions: b.t.Assertions})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Path != out[j].Path {
+			return out[i].Path < out[j].Path
+		}
+		return out[i].Line < out[j].Line
+	})
+	return out
+}

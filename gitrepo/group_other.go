@@ -1,0 +1,7 @@
+//go:build !unix
+
+package gitrepo
+
+import "os/exec"
+
+func ownGroup(*exec.Cmd) {}

@@ -1,0 +1,6 @@
+//go:build !linux
+
+package chaos
+
+// becomeSubreaper does nothing here: the system's init reaps orphans.
+func becomeSubreaper() {}

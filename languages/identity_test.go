@@ -1,0 +1,49 @@
+package languages
+
+import (
+	"context"
+	"testing"
+)
+
+// TestIdentity: each test knows its own assertions, a helper's included,
+// and a body that does not depend on its name or layout.
+func TestIdentity(t *testing.T) {
+	p := NewParser()
+	count := func(path, src string) map[string]Test {
+		t.Helper()
+		r, err := p.Count(context.Background(), ForPath(path), path, []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]Test{}
+		for _, x := range r.Tests {
+			out[x.Name] = x
+		}
+		return out
+	}
+	goSrc := "package a\nimport \"testing\"\nfunc TestA(t *testing.T) {\n\tif 1+1 != 2 {\n\t\tt.Fatal(\"a\")\n\t}\n}\nfunc TestB(t *testing.T) { check(t) }\nfunc TestC(t *testing.T) {}\nfunc check(t *testing.T) {\n\tt.Error(\"x\")\n\tt.Error(\"y\")\n}\n"
+	got := count("a_test.go", goSrc)
+	for name, want := range map[string]int{"TestA": 1, "TestB": 2, "TestC": 0} {
+		if got[name].Assertions != want {
+			t.Errorf("go %s: %d assertions, want %d", name, got[name].Assertions, want)
+		}
+	}
+	renamed := count("a_test.go", "package a\nimport \"testing\"\nfunc TestRenamed(t *testing.T) {\n  if 1+1 != 2 { t.Fatal(\"a\") }\n}\n")
+	if renamed["TestRenamed"].Body != got["TestA"].Body || got["TestA"].Body == got["TestC"].Body {
+		t.Errorf("go bodies: renamed %q, original %q, other %q", renamed["TestRenamed"].Body, got["TestA"].Body, got["TestC"].Body)
+	}
+
+	py := count("test_a.py", "def test_a():\n    assert f() == 2\n\ndef test_b():\n    pass\n\nclass TestK:\n    def test_c(self):\n        assert g()\n        assert h()\n")
+	for name, want := range map[string]int{"test_a": 1, "test_b": 0, "TestK.test_c": 2} {
+		if py[name].Assertions != want {
+			t.Errorf("python %s: %d assertions, want %d", name, py[name].Assertions, want)
+		}
+	}
+
+	js := count("a.test.js", "describe('s', () => {\n  it('one', () => { expect(f()).toBe(1); expect(g()).toBe(2) })\n  it('two', () => {})\n})\n")
+	for name, want := range map[string]int{"s > one": 2, "s > two": 0} {
+		if js[name].Assertions != want {
+			t.Errorf("js %q: %d assertions, want %d", name, js[name].Assertions, want)
+		}
+	}
+}

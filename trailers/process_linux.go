@@ -1,0 +1,4 @@
+package trailers
+
+// systemTable reads Linux's /proc.
+func systemTable() ProcessTable { return ProcFS{Root: "/proc"} }
