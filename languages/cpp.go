@@ -124,13 +124,16 @@ func cppCatchTest(f *File, fl *flow, call *sitter.Node, fn string, args *sitter.
 	}
 	off = off || strings.Contains(tags, "[.") || strings.Contains(tags, "[!hide]") || strings.Contains(tags, "[!mayfail]") || strings.Contains(tags, "[!shouldfail]")
 	off = off || fl.dead(call)
-	// The body is the block after the macro's statement.
+	// The body is the block after the macro's statement: its assertions
+	// are the test's.
+	var body *sitter.Node
 	if st := call.Parent(); st != nil && st.Type() == "expression_statement" {
-		if body := st.NextNamedSibling(); body != nil && body.Type() == "compound_statement" {
+		if b := st.NextNamedSibling(); b != nil && b.Type() == "compound_statement" {
+			body = b
 			off = off || fl.skips(body)
 		}
 	}
-	f.AddTest(name, call, off)
+	f.AddTestSpan(name, call, off, body)
 }
 
 // cppDecoratorOff reports doctest's decorators that switch a test off:

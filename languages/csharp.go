@@ -100,7 +100,7 @@ func analyzeCSharp(f *File) {
 		}
 		f.AddTest(strings.Join(append(path, f.Text(m.name)), "."), m.name, skipped)
 	}
-	sort.SliceStable(f.Result.Tests, func(i, j int) bool { return f.Result.Tests[i].Line < f.Result.Tests[j].Line })
+	f.sortTests()
 }
 
 // csharpAttributes maps each attribute of a declaration (short name,

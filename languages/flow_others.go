@@ -262,7 +262,11 @@ func (d *flowDialect) unwrap(n *sitter.Node) *sitter.Node {
 // or after a statement that always leaves its block. It knows what each
 // has found.
 func (fl *flow) dead(n *sitter.Node) bool {
-	at := n.StartByte()
+	return fl.deadAt(n.StartByte())
+}
+
+// deadAt reports that code starting at the byte cannot run.
+func (fl *flow) deadAt(at uint32) bool {
 	i := sort.Search(len(fl.deadSpans), func(i int) bool { return fl.deadSpans[i][1] > at })
 	return i < len(fl.deadSpans) && fl.deadSpans[i][0] <= at
 }
@@ -272,18 +276,23 @@ func (fl *flow) dead(n *sitter.Node) bool {
 // spans that cannot run, then hands every other match to fn in order, so
 // that fn may ask dead() about anything.
 func (fl *flow) each(fn func(caps map[string]*sitter.Node)) {
-	var matches []map[string]*sitter.Node
+	type match struct {
+		caps map[string]*sitter.Node
+		at   uint32
+	}
+	var matches []match
 	var spans [][2]uint32
 	fl.f.Each("main", fl.f.Root, func(c map[string]*sitter.Node) {
 		if n := c["flow"]; n != nil {
 			spans = append(spans, fl.dropped(n)...)
 			return
 		}
-		matches = append(matches, c)
+		matches = append(matches, match{c, fl.f.at})
 	})
 	fl.deadSpans = flowMerge(spans)
-	for _, c := range matches {
-		fn(c)
+	for _, m := range matches {
+		fl.f.at = m.at // where Assert credits what fn counts
+		fn(m.caps)
 	}
 }
 

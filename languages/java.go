@@ -111,7 +111,7 @@ func analyzeJava(f *File) {
 		skipped = skipped || jvmAnnotationsOff(f, javaFlow, ann) || fl.skips(m.node.ChildByFieldName("body"))
 		f.AddTest(strings.Join(path, ".")+"#"+name, m.name, skipped)
 	}
-	sort.SliceStable(f.Result.Tests, func(i, j int) bool { return f.Result.Tests[i].Line < f.Result.Tests[j].Line })
+	f.sortTests()
 }
 
 // javaAnnotations returns a declaration's annotations by simple name:

@@ -223,16 +223,16 @@ func jsCheck(f *File, fl *flow, st *jsState, call *sitter.Node) {
 		if !ok {
 			vacuous = jsExpectPasses(f, call, args) // chai's property matchers
 		}
-		f.Assert(vacuous)
+		f.AssertAt(call.StartByte(), vacuous)
 		return
 	}
 	if method == "pass" {
-		f.Assert(true)
+		f.AssertAt(call.StartByte(), true)
 		return
 	}
 	c, known := jsAssertChecks[method]
 	if !known {
-		f.Assert(false)
+		f.AssertAt(call.StartByte(), false)
 		return
 	}
 	var ops []*sitter.Node
@@ -242,11 +242,11 @@ func jsCheck(f *File, fl *flow, st *jsState, call *sitter.Node) {
 		}
 	}
 	if len(ops) < c.operands() {
-		f.Assert(false)
+		f.AssertAt(call.StartByte(), false)
 		return
 	}
 	ops = ops[:c.operands()] // the rest is a message
-	f.Assert(jsFlow.passes(f, c, ops...))
+	f.AssertAt(call.StartByte(), jsFlow.passes(f, c, ops...))
 }
 
 // jsExpectWords are the chains chai reads as English: no check of their own.

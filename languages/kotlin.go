@@ -144,7 +144,7 @@ func analyzeKotlin(f *File) {
 		}
 		f.AddTest(strings.Join(append(path, n.name), " > "), n.node, skipped || anyFocus && !focused)
 	}
-	sort.SliceStable(f.Result.Tests, func(i, j int) bool { return f.Result.Tests[i].Line < f.Result.Tests[j].Line })
+	f.sortTests()
 }
 
 // kotestBlock reads a kotest container or test: "name" { }, test("name") { },

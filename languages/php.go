@@ -1,7 +1,6 @@
 package languages
 
 import (
-	"sort"
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -157,7 +156,7 @@ func analyzePHP(f *File) {
 		skipped := strings.Contains(doc, "@skip") || phpHasAttr(attrs, "Skip") || fl.skips(m.node.ChildByFieldName("body"))
 		f.AddTest(cls+"::"+name, m.name, skipped)
 	}
-	sort.SliceStable(f.Result.Tests, func(i, j int) bool { return f.Result.Tests[i].Line < f.Result.Tests[j].Line })
+	f.sortTests()
 }
 
 // phpDocBlock returns the comment right before a method.

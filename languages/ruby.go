@@ -116,13 +116,9 @@ func analyzeRuby(f *File) {
 		if cls == "" {
 			continue
 		}
-		st := Active
-		if rubyDefSkips(fl, d) {
-			st = Skipped
-		}
-		f.Result.Tests = append(f.Result.Tests, Test{Name: cls + "#" + name, Line: Line(defNames[i]), Status: st})
+		f.AddTestSpan(cls+"#"+name, defNames[i], rubyDefSkips(fl, d), d)
 	}
-	sort.SliceStable(f.Result.Tests, func(i, j int) bool { return f.Result.Tests[i].Line < f.Result.Tests[j].Line })
+	f.sortTests()
 }
 
 func rubyCall(f *File, fl *flow, call *sitter.Node, method string, blocks *[]rubyBlock) {

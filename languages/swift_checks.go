@@ -1,6 +1,8 @@
 package languages
 
 import (
+	"bytes"
+
 	sitter "github.com/smacker/go-tree-sitter"
 )
 
@@ -147,11 +149,12 @@ func swiftVacuous(f *File, fn string, call *sitter.Node) bool {
 	return check != 0 && len(args) >= check.operands() && swiftFlow.passes(f, check, args[:check.operands()]...)
 }
 
-// swiftMacroChecks finds the #expect and #require of a test (an ERROR
-// node, then the parenthesised condition) and takes out of the count those
-// that cannot run, and moves those that cannot fail (#expect(true),
-// #expect(1 == 1)) to vacuous.
+// swiftMacroChecks counts the #expect and #require of a test, found in
+// its text, less those that cannot run; those that cannot fail
+// (#expect(true), #expect(1 == 1)) are vacuous. The grammar gives each an
+// ERROR node for its name, followed by its parenthesised condition.
 func swiftMacroChecks(f *File, fl *flow, fn *sitter.Node) {
+	conds := map[uint32]*sitter.Node{}
 	var walk func(n *sitter.Node, depth int)
 	walk = func(n *sitter.Node, depth int) {
 		if depth > 64 {
@@ -168,25 +171,33 @@ func swiftMacroChecks(f *File, fl *flow, fn *sitter.Node) {
 				continue
 			}
 			// The condition follows, or opens the next statement list.
-			var next *sitter.Node
 			if i+1 < len(kids) {
-				next = kids[i+1]
-			}
-			if next != nil && next.Type() == "statements" {
-				next = flowFirstNamed(next)
-			}
-			at, found := m, next != nil && next.Type() == "tuple_expression"
-			if found {
-				at = next
-			}
-			switch {
-			case fl.dead(at):
-				f.Result.Assertions--
-			case found && swiftFlow.passes(f, checkTrue, next):
-				f.Result.Assertions--
-				f.Result.Vacuous++
+				next := kids[i+1]
+				if next.Type() == "statements" {
+					next = flowFirstNamed(next)
+				}
+				if next != nil && next.Type() == "tuple_expression" {
+					conds[m.StartByte()] = next
+				}
 			}
 		}
 	}
 	walk(fn, 0)
+	start := fn.StartByte()
+	body := f.Src[start:fn.EndByte()]
+	for _, macro := range []string{"#expect(", "#require("} {
+		for i := 0; ; {
+			k := bytes.Index(body[i:], []byte(macro))
+			if k < 0 {
+				break
+			}
+			at := start + uint32(i+k)
+			i += k + len(macro)
+			cond := conds[at]
+			if cond != nil && fl.dead(cond) || cond == nil && fl.deadAt(at) {
+				continue
+			}
+			f.AssertAt(at, cond != nil && swiftFlow.passes(f, checkTrue, cond))
+		}
+	}
 }
