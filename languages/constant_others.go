@@ -86,11 +86,12 @@ type flowDialect struct {
 	// skip reports a call or statement that skips the running test or
 	// ends it as passed, given the node once statement wrappers are off.
 	skip func(d *flowDialect, f *File, n *sitter.Node) flowExit
-	// skipWords are the words every call skip reports holds in its text.
+	// skipWords are words one of which the text of every call skip reports
+	// holds: a cheap test before skip reads the node.
 	skipWords []string
 }
 
-// flowValueOf evaluates n as a constant, if it is one.
+// value evaluates n as a constant, if it is one.
 func (d *flowDialect) value(f *File, n *sitter.Node) (flowValue, bool) {
 	for depth := 0; n != nil && depth < 64; depth++ {
 		t := n.Type()
