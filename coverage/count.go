@@ -271,6 +271,7 @@ func countSnapshot(ctx context.Context, s *snapshot, o Options) (*Counts, error)
 	}
 	results := make([]*languages.Result, len(s.entries))
 	var jobs []job
+	js := newJSSelection(ctx, s)
 	for i := range s.entries {
 		e := &s.entries[i]
 		if atomicfile.IsTemp(path.Base(e.path)) && o.Mode != WorkTree {
@@ -279,7 +280,7 @@ func countSnapshot(ctx context.Context, s *snapshot, o Options) (*Counts, error)
 		if !underPaths(e.path, o.Paths) || excluded(e.path, excludes) {
 			continue
 		}
-		l := languages.ForPath(e.path)
+		l := js.language(e.path)
 		if l == nil {
 			continue
 		}

@@ -3,6 +3,7 @@ package languages
 import (
 	"bytes"
 	"sort"
+	"strconv"
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -76,6 +77,11 @@ func analyzeJS(f *File) {
 				st.expects[exp.ID()] = vacuous
 			}
 			return
+		}
+		// tape's and node:test's t.test(…) is a subtest that the runner
+		// reports as a test of its own, named on its own.
+		if len(r.chain) >= 2 && r.chain[1] == "test" && st.isContext(call, r.chain[0]) {
+			r.chain = r.chain[1:]
 		}
 		head := r.chain[0]
 		if !jsTestFns[head] && !jsDescribeFns[head] {
@@ -260,21 +266,124 @@ func jsContains(chain []string, s string) bool {
 	return false
 }
 
-// jsName reads a test's name: its first argument, a string or a template.
+// jsName reads a test's name: its first argument. A title computed from
+// strings ('should include ' + method, a template literal) is still the
+// title of one test definition: its computed parts are written ${…}, so
+// that the definition is counted and named rather than dropped. A
+// function in first place is no title (AVA's untitled test(t => …)).
 func jsName(f *File, args *sitter.Node) (string, bool) {
 	if args.NamedChildCount() == 0 {
 		return "", false
 	}
 	a := args.NamedChild(0)
 	switch a.Type() {
-	case "string", "template_string":
-		t := f.Text(a)
+	case "arrow_function", "function_expression", "function", "generator_function", "object", "comment":
+		return "", false
+	}
+	return jsTitle(f, a, 0), true
+}
+
+// jsPlaceholder stands for the computed part of a title.
+const jsPlaceholder = "${…}"
+
+func jsTitle(f *File, n *sitter.Node, depth int) string {
+	if depth > 32 {
+		return jsPlaceholder
+	}
+	switch n.Type() {
+	case "string":
+		t := f.Text(n)
 		if len(t) >= 2 {
 			t = t[1 : len(t)-1]
 		}
-		return t, true
+		return jsUnescape(t)
+	case "template_string":
+		var b strings.Builder
+		pos := n.StartByte() + 1
+		end := n.EndByte() - 1
+		for i := 0; i < int(n.NamedChildCount()); i++ {
+			c := n.NamedChild(i)
+			if c.Type() != "template_substitution" {
+				continue
+			}
+			b.WriteString(jsUnescape(string(f.Src[pos:c.StartByte()])))
+			b.WriteString(jsPlaceholder)
+			pos = c.EndByte()
+		}
+		if pos < end {
+			b.WriteString(jsUnescape(string(f.Src[pos:end])))
+		}
+		return b.String()
+	case "binary_expression":
+		if op := n.ChildByFieldName("operator"); op != nil && f.Text(op) == "+" {
+			return jsTitle(f, n.ChildByFieldName("left"), depth+1) + jsTitle(f, n.ChildByFieldName("right"), depth+1)
+		}
+	case "parenthesized_expression":
+		if c := flowOnlyChild(n); c != nil {
+			return jsTitle(f, c, depth+1)
+		}
 	}
-	return "", false
+	return jsPlaceholder
+}
+
+// jsUnescape decodes the escapes of a string literal's text as JavaScript
+// does: the runner reports child's for 'child\'s'.
+func jsUnescape(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 == len(s) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch e := s[i]; e {
+		case 'n':
+			b.WriteByte('\n')
+		case 't':
+			b.WriteByte('\t')
+		case 'r':
+			b.WriteByte('\r')
+		case 'b':
+			b.WriteByte('\b')
+		case 'f':
+			b.WriteByte('\f')
+		case 'v':
+			b.WriteByte('\v')
+		case '0':
+			b.WriteByte(0)
+		case '\r', '\n':
+			// A line continuation is no character at all.
+			if e == '\r' && i+1 < len(s) && s[i+1] == '\n' {
+				i++
+			}
+		case 'x', 'u':
+			hex, n := "", 0
+			switch {
+			case e == 'x' && i+2 < len(s):
+				hex, n = s[i+1:i+3], 2
+			case e == 'u' && i+1 < len(s) && s[i+1] == '{':
+				if j := strings.IndexByte(s[i:], '}'); j > 0 {
+					hex, n = s[i+2:i+j], j
+				}
+			case e == 'u' && i+4 < len(s):
+				hex, n = s[i+1:i+5], 4
+			}
+			r, err := strconv.ParseUint(hex, 16, 32)
+			if err != nil || n == 0 {
+				b.WriteByte(e)
+				continue
+			}
+			b.WriteRune(rune(r))
+			i += n
+		default:
+			b.WriteByte(e)
+		}
+	}
+	return b.String()
 }
 
 // jsFunctionArg returns a test's function, when it is written in place.

@@ -24,6 +24,14 @@ var jsSamples = []Sample{
 	// fails is a deliberate failure and counts.
 	{Path: "vacuous.test.js", Source: "test('vacuous', () => {\n  expect(2).toBe(2); expect(true).toBe(true); expect(1).toEqual(1); expect(-1).not.toBe(1); expect(true).toBeTruthy(); expect(null).toBeNull()\n  expect('a').to.equal(\"a\"); expect(true).to.be.true\n  assert.equal(1, 1); assert.strictEqual('a', 'a'); assert.ok(true); assert(true); assert.isTrue(!false)\n  expect(x).toBe(2); expect(2).toBe(x); expect(x).toBe(x); expect(1 + 1).toBe(2); assert.equal(a, 1); expect(true).toBe(false)\n})\ntest('ava', t => { t.is(1, 1); t.pass(); t.true(true); t.is(a, 1); t.truthy(x) })\n",
 		Tests: []string{"vacuous active", "ava active"}, Assertions: 8, Vacuous: 16},
+	// tape's and node:test's subtests, t.test(…), are tests the runner
+	// reports on their own, under their own names.
+	{Path: "tape.test.js", Source: "var test = require('tape')\ntest('parse()', function (t) {\n  t.test('parses a string', function (st) { st.deepEqual(qs.parse('a'), { a: '' }); st.end() })\n  t.test('nested', function (st) { st.test('deeper', function (s2) { s2.ok(x); s2.end() }); st.end() })\n  t.end()\n})\n",
+		Tests: []string{"parse() active", "parses a string active", "nested active", "deeper active"}, Assertions: 2},
+	// A computed title is one test, its computed parts as placeholders;
+	// escapes are decoded as the runner decodes them.
+	{Path: "title.test.js", Source: "methods.forEach(function (method) {\n  it('should include ' + method, function () {})\n  it(`handles ${method} twice`, () => {})\n})\nit('child\\'s \\u00e9\\x41', () => {})\nit(name, () => {})\ntest(t => { t.pass() })\n",
+		Tests: []string{"should include ${…} active", "handles ${…} twice active", "child's éA active", "${…} active"}},
 	// Negative: not tests.
 	{Path: "d.test.js", Source: "const test = 1\nfunction it() {}\nitems.forEach(x => x)\nobj.test('not a test')\n", Tests: nil},
 	{Path: "src/app.js", Source: "it('not in a test file', () => {})\n", Tests: nil},

@@ -1,0 +1,105 @@
+package coverage
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"testing"
+)
+
+// TestJSSelection checks which files each runner's defaults and static
+// config make test files, package by package.
+func TestJSSelection(t *testing.T) {
+	const body = "it('x', () => {})\n"
+	cases := []struct {
+		name  string
+		files map[string]string
+		want  []string
+	}{
+		{"no runner keeps the name globs", map[string]string{
+			"package.json": `{}`, "a.test.js": body, "test/b.js": body,
+		}, []string{"a.test.js"}},
+		{"mocha defaults to test/, not recursive", map[string]string{
+			"package.json": `{"devDependencies": {"mocha": "*"}, "scripts": {"test": "mocha"}}`,
+			"test/a.js":    body, "test/b.mjs": body, "test/sub/c.js": body, "lib/d.js": body, "node_modules/m/test/e.js": body,
+		}, []string{"test/a.js", "test/b.mjs"}},
+		{"mocha --recursive through npm run", map[string]string{
+			"package.json": `{"scripts": {"test": "npm run unit", "unit": "nyc mocha --recursive --reporter spec"}}`,
+			"test/a.js":    body, "test/sub/c.js": body,
+		}, []string{"test/a.js", "test/sub/c.js"}},
+		{"mocha spec from the script", map[string]string{
+			"package.json":   `{"scripts": {"test": "mocha -R dot --require x spec/unit 'spec/**/*.spec.js'"}}`,
+			"spec/unit/a.js": body, "spec/b.spec.js": body, "spec/c.js": body, "x": "",
+		}, []string{"spec/b.spec.js", "spec/unit/a.js"}},
+		{"mocharc.yml spec", map[string]string{
+			"package.json": `{"devDependencies": {"mocha": "*"}}`,
+			".mocharc.yml": "spec:\n  - 'tests/**/*.js'\nrecursive: true\n",
+			"tests/x/a.js": body, "test/b.js": body,
+		}, []string{"tests/x/a.js"}},
+		{"package.json mocha.spec", map[string]string{
+			"package.json": `{"devDependencies": {"mocha": "*"}, "mocha": {"spec": "checks"}}`,
+			"checks/a.js":  body, "test/b.js": body,
+		}, []string{"checks/a.js"}},
+		{"tape globs from the script", map[string]string{
+			"package.json": `{"scripts": {"test": "npm run tests-only", "tests-only": "nyc tape 'test/**/*.js'"}}`,
+			"test/a.js":    body, "test/x/b.js": body, "lib/c.js": body,
+		}, []string{"test/a.js", "test/x/b.js"}},
+		{"node --test defaults", map[string]string{
+			"package.json": `{"scripts": {"test": "node --test"}}`,
+			"a-test.js":    body, "test.mjs": body, "lib/test-x.cjs": body, "test/deep/y.js": body, "lib/z.js": body, "a.spec.ts": body,
+		}, []string{"a-test.js", "lib/test-x.cjs", "test.mjs", "test/deep/y.js"}},
+		{"jest testMatch and ignores", map[string]string{
+			"package.json": `{"devDependencies": {"jest": "*"}, "jest": {"testMatch": ["<rootDir>/checks/**/*.js"], "testPathIgnorePatterns": ["/fixtures/"]}}`,
+			"checks/a.js":  body, "checks/fixtures/b.js": body, "c.test.js": body,
+		}, []string{"checks/a.js"}},
+		{"jest.config.json testRegex and roots", map[string]string{
+			"package.json":     `{"scripts": {"test": "jest"}}`,
+			"jest.config.json": `{"testRegex": "_spec\\.js$", "roots": ["<rootDir>/src"]}`,
+			"src/a_spec.js":    body, "lib/b_spec.js": body, "src/c.test.js": body,
+		}, []string{"src/a_spec.js"}},
+		{"vitest include from its config", map[string]string{
+			"package.json":     `{"devDependencies": {"vitest": "*"}}`,
+			"vitest.config.ts": "export default defineConfig({ test: { include: ['checks/*.ts'] } })\n",
+			"checks/a.ts":      body, "b.test.ts": body,
+		}, []string{"checks/a.ts"}},
+		{"ava files", map[string]string{
+			"package.json": `{"devDependencies": {"ava": "*"}, "ava": {"files": ["t/**/*", "!t/helper.js"]}}`,
+			"t/a.js":       body, "t/helper.js": body, "test/b.js": body,
+		}, []string{"t/a.js"}},
+		{"monorepo: nearest package, else the enclosing one", map[string]string{
+			"package.json":            `{"workspaces": ["packages/*"], "devDependencies": {"jest": "*"}}`,
+			"packages/a/package.json": `{"scripts": {"test": "mocha"}}`,
+			"packages/a/test/x.js":    body, "packages/a/y.test.js": body,
+			"packages/b/package.json": `{"name": "b"}`,
+			"packages/b/z.test.js":    body, "packages/b/test/w.js": body,
+		}, []string{"packages/a/test/x.js", "packages/b/z.test.js"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for name, content := range c.files {
+				p := filepath.Join(dir, filepath.FromSlash(name))
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			counts, err := Count(context.Background(), Options{Mode: Plain, Dir: dir})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, f := range counts.Files {
+				got = append(got, f.Path)
+			}
+			sort.Strings(got)
+			if !reflect.DeepEqual(got, c.want) {
+				t.Errorf("got %q, want %q", got, c.want)
+			}
+		})
+	}
+}
