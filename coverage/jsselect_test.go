@@ -33,6 +33,12 @@ func TestJSSelection(t *testing.T) {
 			"package.json":   `{"scripts": {"test": "mocha -R dot --require x spec/unit 'spec/**/*.spec.js'"}}`,
 			"spec/unit/a.js": body, "spec/b.spec.js": body, "spec/c.js": body, "x": "",
 		}, []string{"spec/b.spec.js", "spec/unit/a.js"}},
+		// express 4's own script: two directories, neither recursive, and
+		// test/support/env is a --require, not a spec.
+		{"express's mocha script", map[string]string{
+			"package.json": `{"scripts": {"test": "mocha --require test/support/env --reporter spec --bail --check-leaks test/ test/acceptance/"}}`,
+			"test/app.js":  body, "test/acceptance/auth.js": body, "test/support/env.js": body, "test/support/utils.js": body,
+		}, []string{"test/acceptance/auth.js", "test/app.js"}},
 		{"mocharc.yml spec", map[string]string{
 			"package.json": `{"devDependencies": {"mocha": "*"}}`,
 			".mocharc.yml": "spec:\n  - 'tests/**/*.js'\nrecursive: true\n",
