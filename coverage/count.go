@@ -271,7 +271,10 @@ func countSnapshot(ctx context.Context, s *snapshot, o Options) (*Counts, error)
 	}
 	results := make([]*languages.Result, len(s.entries))
 	var jobs []job
-	js := newJSSelection(ctx, s)
+	js := s.js
+	if js == nil {
+		js = newJSSelection(ctx, s)
+	}
 	for i := range s.entries {
 		e := &s.entries[i]
 		if atomicfile.IsTemp(path.Base(e.path)) && o.Mode != WorkTree {

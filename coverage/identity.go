@@ -106,7 +106,7 @@ func lossesIn(ctx context.Context, info *gitrepo.Info, o Options, ref string, ch
 			}
 			// Only test files can hold tests: most changes cost nothing more.
 			if (mode == "100644" || mode == "100755") && strings.Trim(blob, "0") != "" &&
-				languages.ForPath(ch.Path) != nil && !excluded(ch.Path, excludes) {
+				(languages.ForPath(ch.Path) != nil || jsCandidate(ch.Path)) && !excluded(ch.Path, excludes) {
 				es = append(es, entry{path: ch.Path, blob: blob, mode: mode})
 			}
 		}
@@ -125,6 +125,7 @@ func lossesIn(ctx context.Context, info *gitrepo.Info, o Options, ref string, ch
 	count := func(es []entry, rev string) ([]File, error) {
 		s := &snapshot{root: info.Root, info: info, objects: gitrepo.OpenObjects(info), entries: es}
 		defer s.close()
+		s.js = jsSelectionAt(ctx, s, rev)
 		ro := o
 		ro.Mode, ro.Rev = Rev, rev
 		rc, err := countSnapshot(ctx, s, ro)

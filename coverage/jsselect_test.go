@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"sort"
 	"testing"
+
+	"github.com/gitsentinel/sentinel/internal/gittest"
 )
 
 // TestJSSelection checks which files each runner's defaults and static
@@ -107,5 +109,28 @@ func TestJSSelection(t *testing.T) {
 				t.Errorf("got %q, want %q", got, c.want)
 			}
 		})
+	}
+}
+
+// TestJSLossesFollowRunner checks that a test removed from a file only the
+// package's runner makes a test file (mocha's test/) is a loss: the
+// package.json that decides is read from each side's whole tree, not from
+// the changed files alone.
+func TestJSLossesFollowRunner(t *testing.T) {
+	gittest.Isolate(t)
+	dir := t.TempDir()
+	run(t, dir, nil, "init", "-q")
+	write(t, dir, "package.json", `{"scripts": {"test": "mocha"}}`)
+	write(t, dir, "test/a.js", "it('keeps', () => { assert(a) })\nit('goes', () => { assert(b) })\n")
+	run(t, dir, nil, "add", "-A")
+	run(t, dir, nil, "commit", "-q", "-m", "one")
+	write(t, dir, "test/a.js", "it('keeps', () => { assert(a) })\n")
+	run(t, dir, nil, "commit", "-q", "-am", "two")
+	ls, err := CommitLosses(context.Background(), Options{Dir: dir}, "HEAD", "HEAD~1", &Baseline{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ls) != 1 || ls[0].Name != "goes" || ls[0].Path != "test/a.js" {
+		t.Errorf("losses %+v, want the one of test/a.js named goes", ls)
 	}
 }

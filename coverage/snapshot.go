@@ -53,6 +53,9 @@ type snapshot struct {
 	info    *gitrepo.Info // nil for plain files
 	entries []entry
 	objects *gitrepo.Objects
+	// js, when set, is the JavaScript file selection of the whole tree,
+	// for a snapshot that lists only some of its files.
+	js *jsSelection
 }
 
 func (s *snapshot) close() {
