@@ -62,6 +62,7 @@ func analyzeJS(f *File) {
 	st := &jsState{expects: map[uintptr]bool{}}
 	var blocks []jsBlock
 	var checks []*sitter.Node
+	aliases := jsAliases(f)
 	fl.each(func(c map[string]*sitter.Node) {
 		call, callee, args := c["call"], c["callee"], c["args"]
 		// A template literal after the callee is a tagged template: a
@@ -70,6 +71,9 @@ func analyzeJS(f *File) {
 			return
 		}
 		r := jsCalleeOf(f, callee, 0)
+		if r.ok && len(r.chain) == 1 && aliases[r.chain[0]] != nil && !jsTestFns[r.chain[0]] && !jsDescribeFns[r.chain[0]] {
+			r = jsCalleeOf(f, aliases[r.chain[0]], 1)
+		}
 		if !r.ok {
 			// The matcher's call of expect(…).toBe(…): whether it can fail
 			// is read here, from the top, for the expect inside it.

@@ -32,6 +32,10 @@ var jsSamples = []Sample{
 	// escapes are decoded as the runner decodes them.
 	{Path: "title.test.js", Source: "methods.forEach(function (method) {\n  it('should include ' + method, function () {})\n  it(`handles ${method} twice`, () => {})\n})\nit('child\\'s \\u00e9\\x41', () => {})\nit(name, () => {})\ntest(t => { t.pass() })\n",
 		Tests: []string{"should include ${…} active", "handles ${…} twice active", "child's éA active", "${…} active"}},
+	// A describe or test picked by a condition and given a name: active
+	// unless the condition is constant.
+	{Path: "alias.test.js", Source: "const describeIf = hasDB ? describe : describe.skip\nconst off = false ? describe : describe.skip\nlet itOnLinux = process.platform === 'linux' ? it : it.skip\ndescribeIf('db', () => { it('reads', () => {}) })\noff('never', () => { it('x', () => {}) })\nitOnLinux('linux only', () => {})\n",
+		Tests: []string{"db > reads active", "never > x skipped", "linux only active"}},
 	// Negative: not tests.
 	{Path: "d.test.js", Source: "const test = 1\nfunction it() {}\nitems.forEach(x => x)\nobj.test('not a test')\n", Tests: nil},
 	{Path: "src/app.js", Source: "it('not in a test file', () => {})\n", Tests: nil},
