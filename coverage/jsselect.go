@@ -52,6 +52,7 @@ type packageJSON struct {
 type mochaConfig struct {
 	Spec      stringList `json:"spec"`
 	Recursive bool       `json:"recursive"`
+	Extension stringList `json:"extension"`
 }
 
 type jestConfig struct {
@@ -86,6 +87,7 @@ var (
 	jestDefaults   = []string{"**/__tests__/**/*.[jt]s{,x}", "**/{,*.}{spec,test}.[jt]s{,x}"}
 	vitestDefaults = []string{"**/*.{test,spec}.{,c,m}[jt]s{,x}"}
 	vitestExcludes = []string{"**/dist/**", "**/cypress/**", "**/.{idea,git,cache,output,temp}/**"}
+	tapDefaults    = []string{"{test,tests,__test__,__tests__}/**/*.{,c,m}{js,ts}{,x}", "**/*.{test,tests,spec}.{,c,m}{js,ts}{,x}", "test{,s}.{,c,m}{js,ts}{,x}"}
 	avaDefaults    = []string{"test.{,c,m}js", "{src,source}/test.{,c,m}js", "**/test-*.{,c,m}js", "**/*.{spec,test}.{,c,m}js",
 		"**/test/**/*.{,c,m}js", "**/tests/**/*.{,c,m}js", "**/__tests__/**/*.{,c,m}js"}
 	// avaExcludes are the helpers and fixtures AVA never runs as tests.
@@ -176,6 +178,21 @@ func buildJSPackage(dir string, pj *packageJSON, readFile func(string) []byte, i
 		}
 		includes = append(includes, globs...)
 	}
+	if args, ok := cmds["tap"]; ok || has("tap") {
+		// node-tap: the paths its script passes it, else its default of
+		// test directories and *.test.* / *.spec.* files.
+		p.runners = append(p.runners, "tap")
+		globs := positional(args, tapValueFlags)
+		if len(globs) > 0 && globs[0] == "run" {
+			globs = globs[1:]
+		}
+		if len(globs) == 0 {
+			globs = tapDefaults
+		}
+		for _, g := range globs {
+			includes = append(includes, dirOrGlob(g, "**/*", isDir))
+		}
+	}
 	if args, ok := cmds["node --test"]; ok {
 		p.runners = append(p.runners, "node:test")
 		globs := positional(args, nodeValueFlags)
@@ -261,9 +278,15 @@ func buildJSPackage(dir string, pj *packageJSON, readFile func(string) []byte, i
 // subdirectories' only with --recursive.
 func mochaPatterns(pj *packageJSON, args []string, readFile func(string) []byte, isDir func(string) bool) []string {
 	recursive := false
-	for _, a := range args {
-		if a == "--recursive" {
+	exts := []string{"js", "cjs", "mjs"}
+	for i, a := range args {
+		switch {
+		case a == "--recursive":
 			recursive = true
+		case a == "--extension" && i+1 < len(args):
+			exts = append(exts, strings.TrimPrefix(args[i+1], "."))
+		case strings.HasPrefix(a, "--extension="):
+			exts = append(exts, strings.TrimPrefix(strings.TrimPrefix(a, "--extension="), "."))
 		}
 	}
 	spec := positional(args, mochaValueFlags)
@@ -284,9 +307,12 @@ func mochaPatterns(pj *packageJSON, args []string, readFile func(string) []byte,
 	if len(spec) == 0 {
 		spec = []string{"test"}
 	}
-	each := "*." + mochaExts
+	for _, e := range rc.Extension {
+		exts = append(exts, strings.TrimPrefix(e, "."))
+	}
+	each := "*.{" + strings.Join(exts, ",") + "}"
 	if recursive {
-		each = "**/*." + mochaExts
+		each = "**/" + each
 	}
 	var out []string
 	for _, s := range spec {
@@ -305,42 +331,50 @@ func dirOrGlob(s, each string, isDir func(string) bool) string {
 	return s
 }
 
-// yamlMocha reads spec and recursive from a .mocharc.yml: a scalar or a
-// block or flow list, which is all a spec is written as in practice.
+// yamlMocha reads spec, extension and recursive from a .mocharc.yml: a
+// scalar or a block or flow list, which is all they are written as in
+// practice.
 func yamlMocha(b []byte) *mochaConfig {
 	rc := &mochaConfig{}
-	inSpec := false
+	var list *stringList // the list whose block items follow
 	for _, line := range strings.Split(string(b), "\n") {
 		t := strings.TrimSpace(line)
 		switch {
-		case inSpec && strings.HasPrefix(t, "- "):
-			rc.Spec = append(rc.Spec, yamlScalar(t[2:]))
+		case list != nil && strings.HasPrefix(t, "- "):
+			*list = append(*list, yamlScalar(t[2:]))
 			continue
 		case strings.HasPrefix(t, "#") || t == "":
 			continue
 		}
-		inSpec = false
+		list = nil
 		key, val, ok := strings.Cut(t, ":")
 		if !ok || line != strings.TrimLeft(line, " \t") {
 			continue
 		}
 		val = strings.TrimSpace(val)
+		var dst *stringList
 		switch strings.Trim(key, `"'`) {
 		case "spec":
-			switch {
-			case val == "":
-				inSpec = true
-			case strings.HasPrefix(val, "["):
-				for _, v := range strings.Split(strings.Trim(val, "[]"), ",") {
-					if v = yamlScalar(v); v != "" {
-						rc.Spec = append(rc.Spec, v)
-					}
-				}
-			default:
-				rc.Spec = []string{yamlScalar(val)}
-			}
+			dst = &rc.Spec
+		case "extension":
+			dst = &rc.Extension
 		case "recursive":
 			rc.Recursive = val == "true"
+		}
+		if dst == nil {
+			continue
+		}
+		switch {
+		case val == "":
+			list = dst
+		case strings.HasPrefix(val, "["):
+			for _, v := range strings.Split(strings.Trim(val, "[]"), ",") {
+				if v = yamlScalar(v); v != "" {
+					*dst = append(*dst, v)
+				}
+			}
+		default:
+			*dst = []string{yamlScalar(val)}
 		}
 	}
 	return rc
@@ -390,6 +424,8 @@ var (
 		"-r": true, "--require": true, "-t": true, "--timeout": true, "--timeouts": true, "-s": true, "--slow": true, "-u": true, "--ui": true,
 		"-g": true, "--grep": true, "-f": true, "--fgrep": true, "--file": true, "--extension": true, "--config": true, "--package": true,
 		"--ignore": true, "--exclude": true, "-j": true, "--jobs": true, "--retries": true, "--delay": false, "--node-option": true, "-n": true}
+	tapValueFlags = map[string]bool{"-R": true, "--reporter": true, "-t": true, "--timeout": true, "-j": true, "--jobs": true,
+		"--node-arg": true, "-i": true, "--include": true, "--exclude": true, "--coverage-report": true, "--plugin": true}
 	nodeValueFlags = map[string]bool{"--require": true, "-r": true, "--import": true, "--loader": true, "--experimental-loader": true,
 		"--test-reporter": true, "--test-reporter-destination": true, "--test-name-pattern": true, "--test-concurrency": true,
 		"--test-timeout": true, "--env-file": true, "--conditions": true, "-C": true}
@@ -455,7 +491,7 @@ func scriptCommands(script string) map[string][]string {
 			switch base {
 			case "mocha", "_mocha":
 				name = "mocha"
-			case "tape", "jest", "vitest", "ava":
+			case "tape", "tap", "jest", "vitest", "ava":
 				name = base
 			case "node":
 				for _, a := range words[i+1:] {

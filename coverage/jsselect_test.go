@@ -46,6 +46,19 @@ func TestJSSelection(t *testing.T) {
 			".mocharc.yml": "spec:\n  - 'tests/**/*.js'\nrecursive: true\n",
 			"tests/x/a.js": body, "test/b.js": body,
 		}, []string{"tests/x/a.js"}},
+		{"mocha --extension and a yml extension list", map[string]string{
+			"package.json": `{"scripts": {"test": "mocha -r ts-node/register --extension ts"}}`,
+			".mocharc.yml": "extension:\n  - tsx\n",
+			"test/a.ts":    body, "test/b.tsx": body, "test/c.js": body, "test/d.jsx": body,
+		}, []string{"test/a.ts", "test/b.tsx", "test/c.js"}},
+		{"node-tap defaults", map[string]string{
+			"package.json": `{"devDependencies": {"tap": "*"}, "scripts": {"test": "tap"}}`,
+			"test/a.js":    body, "test/sub/b.mjs": body, "lib/c.test.ts": body, "lib/d.js": body,
+		}, []string{"lib/c.test.ts", "test/a.js", "test/sub/b.mjs"}},
+		{"node-tap paths from the script", map[string]string{
+			"package.json": `{"scripts": {"test": "tap test/*.js --100"}}`,
+			"test/a.js":    body, "test/sub/b.js": body,
+		}, []string{"test/a.js"}},
 		{"package.json mocha.spec", map[string]string{
 			"package.json": `{"devDependencies": {"mocha": "*"}, "mocha": {"spec": "checks"}}`,
 			"checks/a.js":  body, "test/b.js": body,
