@@ -17,6 +17,7 @@ import (
 // jsRunnerProjects are the third-party projects pinned under
 // fixtures/accuracy/javascript, each with the runner its package.json names.
 var jsRunnerProjects = []struct{ name, runner string }{
+	{"fast-json-stable-stringify", "tape"},
 	{"minimist", "tape"},
 	{"qs", "tape"},
 	{"validator", "mocha"},
