@@ -60,6 +60,7 @@ type jestConfig struct {
 	TestRegex              stringList `json:"testRegex"`
 	TestPathIgnorePatterns stringList `json:"testPathIgnorePatterns"`
 	Roots                  stringList `json:"roots"`
+	RootDir                string     `json:"rootDir"`
 }
 
 // stringList is a config value that is a string or a list of strings.
@@ -210,6 +211,16 @@ func buildJSPackage(dir string, pj *packageJSON, readFile func(string) []byte, i
 			jc = &jestConfig{}
 			_ = json.Unmarshal(readFile("jest.config.json"), jc)
 		}
+		// <rootDir> is the package's directory unless rootDir moves it;
+		// roots default to it.
+		root := strings.Trim(strings.TrimPrefix(path.Clean("/"+jc.RootDir), "/"), "/")
+		atRoot := func(s string) string {
+			s = strings.ReplaceAll(s, "<rootDir>", "/"+root)
+			return strings.TrimPrefix(path.Clean("/"+s), "/")
+		}
+		if len(jc.Roots) == 0 && root != "" {
+			jc.Roots = []string{"<rootDir>"}
+		}
 		for _, r := range jc.TestRegex {
 			if re, err := regexp.Compile(r); err == nil {
 				p.regex = append(p.regex, re)
@@ -221,18 +232,25 @@ func buildJSPackage(dir string, pj *packageJSON, readFile func(string) []byte, i
 				match = jestDefaults
 			}
 			for _, m := range match {
-				includes = append(includes, strings.TrimPrefix(strings.TrimPrefix(m, "<rootDir>/"), "./"))
+				if strings.HasPrefix(m, "<rootDir>") {
+					m = atRoot(m)
+				}
+				includes = append(includes, strings.TrimPrefix(m, "./"))
 			}
 		}
 		for _, r := range jc.TestPathIgnorePatterns {
-			r = strings.ReplaceAll(r, "<rootDir>", "")
+			r = strings.ReplaceAll(r, "<rootDir>", strings.TrimSuffix("/"+root, "/"))
 			if re, err := regexp.Compile(r); err == nil {
 				p.ignore = append(p.ignore, re)
 			}
 		}
 		for _, r := range jc.Roots {
-			r = strings.Trim(strings.TrimPrefix(strings.TrimPrefix(r, "<rootDir>"), "./"), "/")
-			if r == "" || r == "." {
+			if strings.HasPrefix(r, "<rootDir>") {
+				r = atRoot(r)
+			} else {
+				r = strings.TrimPrefix(path.Clean("/"+root+"/"+r), "/")
+			}
+			if r == "" {
 				p.roots = nil
 				break
 			}

@@ -80,6 +80,10 @@ func TestJSSelection(t *testing.T) {
 			"jest.config.json": `{"testRegex": "_spec\\.js$", "roots": ["<rootDir>/src"]}`,
 			"src/a_spec.js":    body, "lib/b_spec.js": body, "src/c.test.js": body,
 		}, []string{"src/a_spec.js"}},
+		{"jest rootDir", map[string]string{
+			"package.json":   `{"devDependencies": {"jest": "*"}, "jest": {"rootDir": "src", "testMatch": ["<rootDir>/**/*.check.js"]}}`,
+			"src/a.check.js": body, "src/b.test.js": body, "lib/c.check.js": body,
+		}, []string{"src/a.check.js"}},
 		{"vitest include from its config", map[string]string{
 			"package.json":     `{"devDependencies": {"vitest": "*"}}`,
 			"vitest.config.ts": "export default defineConfig({ test: { include: ['checks/*.ts'] } })\n",
