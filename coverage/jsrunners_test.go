@@ -18,6 +18,7 @@ import (
 // fixtures/accuracy/javascript, each with the runner its package.json names.
 var jsRunnerProjects = []struct{ name, runner string }{
 	{"fast-json-stable-stringify", "tape"},
+	{"fastify-error", "node:test"},
 	{"minimist", "tape"},
 	{"qs", "tape"},
 	{"validator", "mocha"},
@@ -26,7 +27,7 @@ var jsRunnerProjects = []struct{ name, runner string }{
 // TestJSMatchesRunners compares the test names sentinel counts in each
 // pinned project, with the files chosen by the project's own package.json,
 // with the names its runner lists: mocha's --dry-run JSON, the "# name"
-// lines tape prints. A definition sentinel names with ${…} placeholders
+// lines tape prints, the events node --test reports. A definition sentinel names with ${…} placeholders
 // stands for each name the runner reports for it. The runners come from
 // SENTINEL_MOCHA and SENTINEL_TAPE or PATH; a project whose runner is
 // missing, or whose dependencies are not installed, is skipped.
@@ -40,6 +41,8 @@ func TestJSMatchesRunners(t *testing.T) {
 				want = mochaNames(t, dir)
 			case "tape":
 				want = tapeNames(t, dir)
+			case "node:test":
+				want = nodeTestNames(t, dir)
 			}
 			got := projectNames(t, dir)
 			matched, missed, extra := matchNames(want, got)
@@ -225,4 +228,64 @@ func topLevelNames(t *testing.T, dir string) []string {
 	}
 	sort.Strings(got)
 	return got
+}
+
+// nodeTestReporter is a node:test reporter that prints each finished test
+// or suite, with its depth, as a line of JSON. Children finish before
+// their parent.
+const nodeTestReporter = `export default async function * reporter (source) {
+  for await (const ev of source) {
+    if (ev.type === 'test:pass' || ev.type === 'test:fail') {
+      const d = ev.data
+      yield JSON.stringify({ name: d.name, nesting: d.nesting, suite: d.details?.type === 'suite' }) + '\n'
+    }
+  }
+}
+`
+
+// nodeTestNames runs node --test in dir, which picks the files by its own
+// default patterns, and names each test as sentinel does: under its
+// describes (suites) joined by " ", a subtest (t.test) by its own name.
+func nodeTestNames(t *testing.T, dir string) []string {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed")
+	}
+	reporter := filepath.Join(t.TempDir(), "reporter.mjs")
+	if err := os.WriteFile(reporter, []byte(nodeTestReporter), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(node, "--test", "--test-reporter="+reporter)
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil && len(out) == 0 {
+		t.Skipf("node --test with a custom reporter (node >= 19.6): %v", err)
+	}
+	// pending[n] holds the names finished at depth n whose parent has not
+	// finished yet.
+	pending := map[int][]string{}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		var ev struct {
+			Name    string
+			Nesting int
+			Suite   bool
+		}
+		if json.Unmarshal(sc.Bytes(), &ev) != nil {
+			continue
+		}
+		children := pending[ev.Nesting+1]
+		delete(pending, ev.Nesting+1)
+		if ev.Suite {
+			for i := range children {
+				children[i] = ev.Name + " " + children[i]
+			}
+		} else {
+			children = append(children, ev.Name)
+		}
+		pending[ev.Nesting] = append(pending[ev.Nesting], children...)
+	}
+	names := pending[0]
+	sort.Strings(names)
+	return names
 }
