@@ -112,7 +112,7 @@ func newJSSelection(ctx context.Context, s *snapshot) *jsSelection {
 		case "package.json":
 			manifests = append(manifests, e)
 			byPath[e.path] = e
-		case ".mocharc.json", ".mocharc.yml", ".mocharc.yaml", "jest.config.json",
+		case ".mocharc.json", ".mocharc.yml", ".mocharc.yaml", ".mocharc.js", ".mocharc.cjs", "jest.config.json",
 			"vitest.config.ts", "vitest.config.js", "vitest.config.mjs", "vitest.config.mts":
 			byPath[e.path] = e
 		}
@@ -324,6 +324,11 @@ func mochaPatterns(pj *packageJSON, args []string, readFile func(string) []byte,
 	}
 	if len(spec) == 0 {
 		spec = []string{"test"}
+		// A .mocharc.js may set a spec sentinel cannot read: the files
+		// named like tests stay test files beside mocha's default.
+		if readFile(".mocharc.js") != nil || readFile(".mocharc.cjs") != nil {
+			spec = append(spec, "**/*.{test,spec}.*", "**/__tests__/**")
+		}
 	}
 	for _, e := range rc.Extension {
 		exts = append(exts, strings.TrimPrefix(e, "."))
@@ -441,7 +446,7 @@ var (
 	mochaValueFlags = map[string]bool{"-R": true, "--reporter": true, "-O": true, "--reporter-option": true, "--reporter-options": true,
 		"-r": true, "--require": true, "-t": true, "--timeout": true, "--timeouts": true, "-s": true, "--slow": true, "-u": true, "--ui": true,
 		"-g": true, "--grep": true, "-f": true, "--fgrep": true, "--file": true, "--extension": true, "--config": true, "--package": true,
-		"--ignore": true, "--exclude": true, "-j": true, "--jobs": true, "--retries": true, "--delay": false, "--node-option": true, "-n": true}
+		"--ignore": true, "--exclude": true, "-j": true, "--jobs": true, "--retries": true, "--node-option": true, "-n": true}
 	tapValueFlags = map[string]bool{"-R": true, "--reporter": true, "-t": true, "--timeout": true, "-j": true, "--jobs": true,
 		"--node-arg": true, "-i": true, "--include": true, "--exclude": true, "--coverage-report": true, "--plugin": true}
 	nodeValueFlags = map[string]bool{"--require": true, "-r": true, "--import": true, "--loader": true, "--experimental-loader": true,

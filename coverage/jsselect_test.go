@@ -59,6 +59,11 @@ func TestJSSelection(t *testing.T) {
 			"package.json": `{"scripts": {"test": "tap test/*.js --100"}}`,
 			"test/a.js":    body, "test/sub/b.js": body,
 		}, []string{"test/a.js"}},
+		{"a .mocharc.js keeps the test-named files", map[string]string{
+			"package.json":  `{"devDependencies": {"mocha": "*"}}`,
+			".mocharc.js":   "module.exports = { spec: computed() }\n",
+			"src/a.spec.js": body, "test/b.js": body, "src/c.js": body,
+		}, []string{"src/a.spec.js", "test/b.js"}},
 		{"package.json mocha.spec", map[string]string{
 			"package.json": `{"devDependencies": {"mocha": "*"}, "mocha": {"spec": "checks"}}`,
 			"checks/a.js":  body, "test/b.js": body,
