@@ -156,3 +156,33 @@ func TestJSLossesFollowRunner(t *testing.T) {
 		t.Errorf("losses %+v, want the one of test/a.js named goes", ls)
 	}
 }
+
+// TestJSSelectionSnapshot checks that the package.json that decides is the
+// snapshot's own: the index's or the revision's blob, not the work tree's.
+func TestJSSelectionSnapshot(t *testing.T) {
+	gittest.Isolate(t)
+	dir := t.TempDir()
+	run(t, dir, nil, "init", "-q")
+	write(t, dir, "package.json", `{"scripts": {"test": "mocha"}}`)
+	write(t, dir, "test/a.js", "it('a', () => {})\n")
+	run(t, dir, nil, "add", "-A")
+	run(t, dir, nil, "commit", "-q", "-m", "one")
+	write(t, dir, "package.json", `{"scripts": {"test": "jest"}}`)
+	files := func(o Options) int {
+		o.Dir = dir
+		c, err := Count(context.Background(), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(c.Files)
+	}
+	if n := files(Options{Mode: WorkTree}); n != 0 {
+		t.Errorf("work tree: %d files, want none: Jest does not run test/a.js", n)
+	}
+	if n := files(Options{Mode: Index}); n != 1 {
+		t.Errorf("index: %d files, want test/a.js", n)
+	}
+	if n := files(Options{Mode: Rev, Rev: "HEAD"}); n != 1 {
+		t.Errorf("HEAD: %d files, want test/a.js", n)
+	}
+}
