@@ -120,11 +120,19 @@ func newJSSelection(ctx context.Context, s *snapshot) *jsSelection {
 	if len(manifests) == 0 {
 		return sel
 	}
-	dirs := map[string]bool{}
-	for _, e := range s.entries {
-		for d := path.Dir(e.path); d != "." && !dirs[d]; d = path.Dir(d) {
-			dirs[d] = true
+	// The directories are listed only when a runner is given a path that
+	// may be one: most snapshots never need them.
+	var dirs map[string]bool
+	isDir := func(p string) bool {
+		if dirs == nil {
+			dirs = map[string]bool{}
+			for _, e := range s.entries {
+				for d := path.Dir(e.path); d != "." && !dirs[d]; d = path.Dir(d) {
+					dirs[d] = true
+				}
+			}
 		}
+		return dirs[p]
 	}
 	read := func(p string) []byte {
 		e := byPath[p]
@@ -147,7 +155,7 @@ func newJSSelection(ctx context.Context, s *snapshot) *jsSelection {
 			continue
 		}
 		sel.pkgs[dir] = buildJSPackage(dir, &pj, func(name string) []byte { return read(path.Join(dir, name)) },
-			func(rel string) bool { return dirs[path.Join(dir, rel)] })
+			func(rel string) bool { return isDir(path.Join(dir, rel)) })
 	}
 	return sel
 }
