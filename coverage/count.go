@@ -235,6 +235,9 @@ type job struct {
 	e    *entry
 	lang *languages.Language
 	idx  int
+	// full parses the file whatever the prefilter says: a Python module
+	// whose tests are all inherited has no test marker of its own.
+	full bool
 }
 
 // Count counts the snapshot the options name.
@@ -271,6 +274,10 @@ func countSnapshot(ctx context.Context, s *snapshot, o Options) (*Counts, error)
 	}
 	results := make([]*languages.Result, len(s.entries))
 	var jobs []job
+	py := newPyCount(s)
+	if err := py.readConftests(ctx, c, o); err != nil {
+		return nil, err
+	}
 	for i := range s.entries {
 		e := &s.entries[i]
 		if atomicfile.IsTemp(path.Base(e.path)) && o.Mode != WorkTree {
@@ -280,6 +287,10 @@ func countSnapshot(ctx context.Context, s *snapshot, o Options) (*Counts, error)
 			continue
 		}
 		l := languages.ForPath(e.path)
+		full := false
+		if py.owns(e.path) {
+			l, full = py.language(ctx, i)
+		}
 		if l == nil {
 			continue
 		}
@@ -292,13 +303,13 @@ func countSnapshot(ctx context.Context, s *snapshot, o Options) (*Counts, error)
 			continue
 		}
 		if e.blob != "" {
-			if r := c.get(cacheKey(l.Name, path.Ext(e.path), e.blob)); r != nil {
+			if r := c.get(cacheKey(l.Name, path.Ext(e.path), e.blob)); r != nil && !(full && r.Filtered) {
 				results[i] = r
 				out.Cached++
 				continue
 			}
 		}
-		jobs = append(jobs, job{e: e, lang: l, idx: i})
+		jobs = append(jobs, job{e: e, lang: l, idx: i, full: full})
 	}
 
 	skipped := make([]*SkippedFile, len(s.entries))
@@ -308,6 +319,9 @@ func countSnapshot(ctx context.Context, s *snapshot, o Options) (*Counts, error)
 	}
 	out.Parsed = len(jobs) - hits
 	out.Cached += hits
+	if err := py.collect(ctx, c, results, o); err != nil {
+		return nil, err
+	}
 	for i := range s.entries {
 		switch {
 		case skipped[i] != nil:
@@ -414,7 +428,7 @@ func countOne(ctx context.Context, s *snapshot, c *cache, p *languages.Parser, j
 	}
 	if j.e.blob == "" && s.info != nil {
 		j.e.blob = blobID(src)
-		if r := c.get(cacheKey(j.lang.Name, path.Ext(j.e.path), j.e.blob)); r != nil {
+		if r := c.get(cacheKey(j.lang.Name, path.Ext(j.e.path), j.e.blob)); r != nil && !(j.full && r.Filtered) {
 			return r, nil, true, nil
 		}
 	}
@@ -438,7 +452,7 @@ func countOne(ctx context.Context, s *snapshot, c *cache, p *languages.Parser, j
 	if err != nil {
 		return nil, nil, false, fmt.Errorf("read %s: %w", quote.Path(j.e.path), err)
 	}
-	if !j.lang.Prefilter(text) {
+	if !j.full && !j.lang.Prefilter(text) {
 		return &languages.Result{Language: j.lang.Name, Filtered: true}, nil, false, nil
 	}
 	r, err = p.Count(ctx, j.lang, j.e.path, text)
