@@ -219,7 +219,6 @@ func pyStaticCond(f *File, n *sitter.Node) constant {
 	return pyConst(f, n)
 }
 
-
 // addDef records a function not nested in another, with its own status.
 func (s *pySummary) addDef(def, name *sitter.Node, classes []string, own bool, raw int) {
 	f := s.f
