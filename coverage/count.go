@@ -274,7 +274,10 @@ func countSnapshot(ctx context.Context, s *snapshot, o Options) (*Counts, error)
 	}
 	results := make([]*languages.Result, len(s.entries))
 	var jobs []job
-	py := newPyCount(s)
+	py, err := newPyCount(ctx, s)
+	if err != nil {
+		return nil, err
+	}
 	if err := py.readConftests(ctx, c, o); err != nil {
 		return nil, err
 	}

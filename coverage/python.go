@@ -48,8 +48,11 @@ const maxPyRounds = 12
 
 // pyCount is the Python side of one count.
 type pyCount struct {
-	s      *snapshot
-	byPath map[string]int  // entry index by path
+	s *snapshot
+	// all is the whole snapshot, where configurations and modules are
+	// looked for: its entries, or the tree they are a part of.
+	all    []entry
+	byPath map[string]int  // index in all by path
 	dirs   map[string]bool // every directory of the snapshot ("" the root)
 	// cfgs is the configuration that applies in each directory.
 	cfgs map[string]*languages.PyConfig
@@ -64,23 +67,32 @@ type pyCount struct {
 }
 
 // newPyCount prepares the Python side of a count; nil when the snapshot
-// holds no Python file.
-func newPyCount(s *snapshot) *pyCount {
-	pc := &pyCount{s: s, byPath: map[string]int{}, dirs: map[string]bool{"": true},
+// counts no Python file.
+func newPyCount(ctx context.Context, s *snapshot) (*pyCount, error) {
+	any := false
+	for _, e := range s.entries {
+		any = any || strings.HasSuffix(e.path, ".py")
+	}
+	if !any {
+		return nil, nil
+	}
+	pc := &pyCount{s: s, all: s.entries, byPath: map[string]int{}, dirs: map[string]bool{"": true},
 		cfgs: map[string]*languages.PyConfig{}, starts: map[*languages.PyConfig][]string{},
 		mods: map[string]*languages.PyModule{}, need: map[string]bool{}, kinds: map[int]pyKind{}}
-	any := false
-	for i, e := range s.entries {
+	if s.context != nil {
+		all, err := s.context(ctx)
+		if err != nil {
+			return nil, err
+		}
+		pc.all = all
+	}
+	for i, e := range pc.all {
 		pc.byPath[e.path] = i
-		any = any || strings.HasSuffix(e.path, ".py")
 		for d := path.Dir(e.path); d != "." && !pc.dirs[d]; d = path.Dir(d) {
 			pc.dirs[d] = true
 		}
 	}
-	if !any {
-		return nil
-	}
-	return pc
+	return pc, nil
 }
 
 // owns reports a path whose fate the Python side decides.
@@ -93,7 +105,7 @@ func (pc *pyCount) regular(p string) (*entry, bool) {
 	if !ok {
 		return nil, false
 	}
-	e := &pc.s.entries[i]
+	e := &pc.all[i]
 	return e, e.mode == "" || e.mode == "100644" || e.mode == "100755"
 }
 
@@ -492,11 +504,11 @@ func (pc *pyCount) readConftests(ctx context.Context, c *cache, o Options) error
 // read counts entries through the cache, whatever the prefilter says, and
 // keeps their modules at hand. It returns how many it had to parse.
 func (pc *pyCount) read(ctx context.Context, c *cache, idxs []int, o Options) (int, error) {
-	results := make([]*languages.Result, len(pc.s.entries))
-	skipped := make([]*SkippedFile, len(pc.s.entries))
+	results := make([]*languages.Result, len(pc.all))
+	skipped := make([]*SkippedFile, len(pc.all))
 	var jobs []job
 	for _, i := range idxs {
-		e := &pc.s.entries[i]
+		e := &pc.all[i]
 		if e.blob != "" {
 			if r := c.get(cacheKey(languages.Python.Name, ".py", e.blob)); r != nil && !r.Filtered {
 				results[i] = r
@@ -515,7 +527,7 @@ func (pc *pyCount) read(ctx context.Context, c *cache, idxs []int, o Options) (i
 		if r := results[i]; r != nil {
 			m = r.Python
 		}
-		pc.mods[pc.s.entries[i].path] = m
+		pc.mods[pc.all[i].path] = m
 	}
 	return len(jobs) - hits, nil
 }

@@ -195,6 +195,9 @@ func (p *PyProject) bound(path string, m *PyModule, b pyBinding, depth int) pyOb
 		return o
 	default:
 		a := m.Assigns[b.idx]
+		if a.Deleted {
+			return pyObj{}
+		}
 		if a.Target == "" {
 			return pyObj{ext: "?"}
 		}

@@ -87,10 +87,11 @@ type PyImport struct {
 	Line int
 }
 
-// PyAssign is a name bound by assignment.
+// PyAssign is a name bound by assignment, or unbound by del.
 type PyAssign struct {
 	Name, Target string
 	Line         int
+	Deleted      bool
 }
 
 // pyRawTest reports a function name that the analysis counts assertions
@@ -333,6 +334,12 @@ func (s *pySummary) topLevel() {
 			}
 		case "import_from_statement":
 			s.importFrom(st)
+		case "delete_statement":
+			for _, n := range pyDeleted(st) {
+				if n.Type() == "identifier" {
+					m.Assigns = append(m.Assigns, PyAssign{Name: f.Text(n), Line: Line(st), Deleted: true})
+				}
+			}
 		case "expression_statement":
 			if pyCallsAtTop(f, st, "pytest.importorskip") {
 				m.ImportOrSkip = true
@@ -503,6 +510,22 @@ func pyCallsAtTop(f *File, block *sitter.Node, fn string) bool {
 		}
 	}
 	return false
+}
+
+// pyDeleted returns the targets of a del statement.
+func pyDeleted(st *sitter.Node) []*sitter.Node {
+	var out []*sitter.Node
+	for i := 0; i < int(st.NamedChildCount()); i++ {
+		n := st.NamedChild(i)
+		if n.Type() == "expression_list" {
+			for j := 0; j < int(n.NamedChildCount()); j++ {
+				out = append(out, n.NamedChild(j))
+			}
+			continue
+		}
+		out = append(out, n)
+	}
+	return out
 }
 
 // pyDotted returns a dotted name's text, or "?" for another expression.

@@ -336,10 +336,11 @@ func analyzePython(f *File) {
 	f.testNodes = nil
 	for i, raw := range sum.raws {
 		if raw >= 0 {
-			st := sum.m.Defs[i].Test.Status
+			own := sum.m.Defs[i].Test
 			sum.m.Defs[i].Test = f.Result.Tests[raw]
-			sum.m.Defs[i].Test.Name = pyLastName(f.Result.Tests[raw].Name)
-			sum.m.Defs[i].Test.Status = st
+			sum.m.Defs[i].Test.Name = own.Name
+			sum.m.Defs[i].Test.Status = own.Status
+			sum.m.Defs[i].Test.Conditional = own.Conditional
 		}
 	}
 	f.Result.Python = sum.m
