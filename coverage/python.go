@@ -373,11 +373,16 @@ func (pc *pyCount) Find(from string, level int, module string) string {
 	if len(parts) == 0 {
 		return ""
 	}
-	if _, pkg := pc.byPath["__init__.py"]; pkg && len(parts) > 1 && parts[0] == filepath.Base(pc.s.root) {
+	if _, pkg := pc.byPath["__init__.py"]; pkg {
 		// The snapshot's root is itself a package (a directory counted on
-		// its own): its name is the directory's.
-		if p := pc.moduleAt("", parts[1:]); p != "" {
-			return p
+		// its own, such as an installed package): its name is the
+		// directory's, after those of the packages around it.
+		for i, part := range parts[:len(parts)-1] {
+			if part == filepath.Base(pc.s.root) {
+				if p := pc.moduleAt("", parts[i+1:]); p != "" {
+					return p
+				}
+			}
 		}
 	}
 	var roots []string

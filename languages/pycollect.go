@@ -579,7 +579,7 @@ func (c *pyCollect) unittest(name string, ci *pyClassInfo, line int, skipped boo
 // pyTrialRunTest reports the module of Twisted trial's TestCase, whose
 // runTest pytest does not collect.
 func pyTrialRunTest(p string) bool {
-	return p == "twisted/trial/_synctest.py" || strings.HasSuffix(p, "/twisted/trial/_synctest.py")
+	return p == "trial/_synctest.py" || strings.HasSuffix(p, "/trial/_synctest.py")
 }
 
 // emit records a test: the definition's own figures, its line when the
