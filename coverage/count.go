@@ -132,6 +132,9 @@ type Counts struct {
 	// reference's side of the changed files through the same cache.
 	info  *gitrepo.Info
 	cache *cache
+	// pyDeps are, for each Python module, the other modules its tests
+	// come from: a change to those changes its tests.
+	pyDeps map[string][]string
 }
 
 // scope is a compiled [[coverage.scope]].
@@ -324,6 +327,9 @@ func countSnapshot(ctx context.Context, s *snapshot, o Options) (*Counts, error)
 	out.Cached += hits
 	if err := py.collect(ctx, c, results, o); err != nil {
 		return nil, err
+	}
+	if py != nil {
+		out.pyDeps = py.deps
 	}
 	for i := range s.entries {
 		switch {

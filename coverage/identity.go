@@ -71,6 +71,11 @@ func losses(ctx context.Context, o Options, c *Counts, pending *changesRun) ([]L
 	if err != nil || changes == nil {
 		return nil, "", err
 	}
+	if o.Mode != Rev {
+		if changes, err = pyDependents(ctx, c, ref, changes); err != nil {
+			return nil, "", err
+		}
+	}
 	var after func() ([]File, error)
 	if o.Mode != Rev {
 		changed := map[string]bool{}

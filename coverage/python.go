@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gitsentinel/sentinel/gitrepo"
 	"github.com/gitsentinel/sentinel/languages"
 	"github.com/gobwas/glob"
 )
@@ -64,6 +65,9 @@ type pyCount struct {
 	need map[string]bool
 	// kinds are the Python files the count reads, by entry index.
 	kinds map[int]pyKind
+	// deps are, for each collected module, the other modules its tests'
+	// definitions come from.
+	deps map[string][]string
 }
 
 // newPyCount prepares the Python side of a count; nil when the snapshot
@@ -557,6 +561,7 @@ func (pc *pyCount) collect(ctx context.Context, c *cache, results []*languages.R
 	tests := map[int][]languages.Test{}
 	for round, read := 0, 0; ; round++ {
 		pc.need = map[string]bool{}
+		pc.deps = map[string][]string{}
 		proj := &languages.PyProject{Resolver: pc}
 		for _, i := range order {
 			r := results[i]
@@ -564,7 +569,11 @@ func (pc *pyCount) collect(ctx context.Context, c *cache, results []*languages.R
 				continue
 			}
 			p := pc.s.entries[i].path
-			tests[i], _ = proj.Collect(pc.config(ctx, path.Dir(p)), p, r.Python)
+			var deps []string
+			tests[i], deps = proj.Collect(pc.config(ctx, path.Dir(p)), p, r.Python)
+			if len(deps) > 0 {
+				pc.deps[p] = deps
+			}
 		}
 		if len(pc.need) == 0 || round == maxPyRounds || read >= maxPyModules {
 			break
@@ -592,4 +601,47 @@ func (pc *pyCount) collect(ctx context.Context, c *cache, results []*languages.R
 		results[i] = &nr
 	}
 	return nil
+}
+
+// pyDependents adds to the changes of a snapshot the Python modules it
+// does not change whose tests come from modules it changes: a test a
+// subclass inherits is lost when its base loses it, in another file.
+func pyDependents(ctx context.Context, c *Counts, ref string, changes []gitrepo.Change) ([]gitrepo.Change, error) {
+	if len(c.pyDeps) == 0 || len(changes) == 0 {
+		return changes, nil
+	}
+	changed := map[string]bool{}
+	for _, ch := range changes {
+		changed[ch.Path] = true
+	}
+	var files []string
+	for f, deps := range c.pyDeps {
+		if changed[f] {
+			continue
+		}
+		for _, d := range deps {
+			if changed[d] {
+				files = append(files, f)
+				break
+			}
+		}
+	}
+	if len(files) == 0 {
+		return changes, nil
+	}
+	sort.Strings(files)
+	tree, err := treeEntries(ctx, c.Root, ref)
+	if err != nil {
+		return nil, err
+	}
+	at := map[string]entry{}
+	for _, e := range tree {
+		at[e.path] = e
+	}
+	for _, f := range files {
+		if e, ok := at[f]; ok {
+			changes = append(changes, gitrepo.Change{Path: f, OldMode: e.mode, OldBlob: e.blob, NewMode: e.mode})
+		}
+	}
+	return changes, nil
 }

@@ -205,4 +205,11 @@ func TestPythonLossesSeeTheProject(t *testing.T) {
 	if got := losses(); !reflect.DeepEqual(got, []string{"CheckA.test_inherited missing"}) {
 		t.Errorf("losses %q, want CheckA.test_inherited missing", got)
 	}
+	// So is it when the base, in a file of its own, loses it.
+	run(t, dir, nil, "checkout", "-q", "HEAD", "--", "t/test_checks.py")
+	write(t, dir, "t/base.py", "class Base:\n    def helper(self): pass\n")
+	run(t, dir, nil, "add", "-A")
+	if got := losses(); !reflect.DeepEqual(got, []string{"CheckA.test_inherited missing"}) {
+		t.Errorf("losses %q, want CheckA.test_inherited missing, in the file that did not change", got)
+	}
 }

@@ -379,7 +379,8 @@ func pyBuiltinClass(name string) bool {
 
 // Collect returns the tests pytest collects from the module at path under
 // the configuration, in the order of the module's names, and the paths of
-// the other modules their definitions come from.
+// the other modules they depend on: where the module's classes' bases and
+// the functions it imports are defined.
 func (p *PyProject) Collect(cfg *PyConfig, path string, m *PyModule) (tests []Test, deps []string) {
 	c := &pyCollect{p: p, cfg: cfg, path: path, m: m, deps: map[string]bool{}}
 	type item struct {
@@ -442,6 +443,9 @@ type pyCollect struct {
 func (c *pyCollect) object(name string, o pyObj, line int) {
 	switch o.kind {
 	case objFunc:
+		if o.path != c.path {
+			c.deps[o.path] = true
+		}
 		if o.def.Class == "" && pyNameMatches(name, c.cfg.Functions) && !o.def.Fixture {
 			c.emit(name, o, o.def, line, false, false)
 		}
@@ -454,6 +458,12 @@ func (c *pyCollect) object(name string, o pyObj, line int) {
 // of the classes around a nested one.
 func (c *pyCollect) class(name string, o pyObj, line int, outerSkipped bool) {
 	ci := c.p.info(o, 0)
+	// What the class's tests are depends on every class of its MRO.
+	for _, k := range ci.mro {
+		if k.path != c.path {
+			c.deps[k.path] = true
+		}
+	}
 	short := name[strings.LastIndexByte(name, '.')+1:]
 	skipped := outerSkipped || ci.skipped
 	switch {
