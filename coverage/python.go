@@ -49,7 +49,9 @@ const maxPyRounds = 12
 
 // pyCount is the Python side of one count.
 type pyCount struct {
-	s *snapshot
+	// ctx is the count's, for the reads that resolving imports makes.
+	ctx context.Context
+	s   *snapshot
 	// all is the whole snapshot, where configurations and modules are
 	// looked for: its entries, or the tree they are a part of.
 	all    []entry
@@ -65,9 +67,18 @@ type pyCount struct {
 	need map[string]bool
 	// kinds are the Python files the count reads, by entry index.
 	kinds map[int]pyKind
-	// deps are, for each collected module, the other modules its tests'
-	// definitions come from.
+	// deps are, for each collected module, the other modules its tests
+	// depend on.
 	deps map[string][]string
+	// tails indexes the Python files for Find; found remembers its
+	// answers.
+	tails map[string][]string
+	found map[pyFindKey]string
+}
+
+type pyFindKey struct {
+	dir, module string
+	level       int
 }
 
 // newPyCount prepares the Python side of a count; nil when the snapshot
@@ -80,7 +91,7 @@ func newPyCount(ctx context.Context, s *snapshot) (*pyCount, error) {
 	if !any {
 		return nil, nil
 	}
-	pc := &pyCount{s: s, all: s.entries, byPath: map[string]int{}, dirs: map[string]bool{"": true},
+	pc := &pyCount{ctx: ctx, s: s, all: s.entries, byPath: map[string]int{}, dirs: map[string]bool{"": true},
 		cfgs: map[string]*languages.PyConfig{}, starts: map[*languages.PyConfig][]string{},
 		mods: map[string]*languages.PyModule{}, need: map[string]bool{}, kinds: map[int]pyKind{}}
 	if s.context != nil {
@@ -357,6 +368,24 @@ func (pc *pyCount) conftests() []int {
 // its src directory and pythonpath, the repository's root and src, and
 // for a dotted name, from wherever one file of the snapshot ends with it.
 func (pc *pyCount) Find(from string, level int, module string) string {
+	// The answer depends only on the directory of the module asking (a
+	// package's directory, for a namespace package).
+	key := pyFindKey{dirOf(from), module, level}
+	if strings.HasSuffix(from, "/") {
+		key.dir = from
+	}
+	if p, ok := pc.found[key]; ok {
+		return p
+	}
+	p := pc.find(from, level, module)
+	if pc.found == nil {
+		pc.found = map[pyFindKey]string{}
+	}
+	pc.found[key] = p
+	return p
+}
+
+func (pc *pyCount) find(from string, level int, module string) string {
 	parts := strings.Split(module, ".")
 	if module == "" {
 		parts = nil
@@ -401,8 +430,7 @@ func (pc *pyCount) Find(from string, level int, module string) string {
 		top = ""
 	}
 	roots = append(roots, top)
-	c := pc.cfgs[dirOf(from)]
-	if c != nil {
+	if c := pc.config(pc.ctx, dirOf(from)); c != nil {
 		roots = append(roots, c.Dir, path.Join(c.Dir, "src"))
 		for _, pp := range c.PythonPath {
 			roots = append(roots, path.Join(c.Dir, pp))
@@ -425,7 +453,7 @@ func (pc *pyCount) Find(from string, level int, module string) string {
 	suffix := strings.Join(parts, "/")
 	best := ""
 	for _, cand := range []string{suffix + ".py", suffix + "/__init__.py"} {
-		for p := range pc.byPath {
+		for _, p := range pc.byTail()[pyTail(cand)] {
 			if (p == cand || strings.HasSuffix(p, "/"+cand)) && (best == "" || commonPrefix(p, from) > commonPrefix(best, from)) {
 				best = p
 			}
@@ -435,6 +463,31 @@ func (pc *pyCount) Find(from string, level int, module string) string {
 		}
 	}
 	return ""
+}
+
+// pyTail is the key of a module's path in pyCount.tails: its last two
+// parts, the module's name and its package's, "__init__.py" left out.
+func pyTail(p string) string {
+	p = strings.TrimSuffix(strings.TrimSuffix(p, "/__init__.py"), ".py")
+	parts := strings.Split(p, "/")
+	if len(parts) > 2 {
+		parts = parts[len(parts)-2:]
+	}
+	return strings.Join(parts, "/")
+}
+
+// byTail indexes the snapshot's Python files by pyTail, so that a dotted
+// import is looked for among a few paths, not all.
+func (pc *pyCount) byTail() map[string][]string {
+	if pc.tails == nil {
+		pc.tails = map[string][]string{}
+		for p := range pc.byPath {
+			if strings.HasSuffix(p, ".py") {
+				pc.tails[pyTail(p)] = append(pc.tails[pyTail(p)], p)
+			}
+		}
+	}
+	return pc.tails
 }
 
 func dirOf(p string) string {

@@ -104,7 +104,6 @@ func pyRawTest(name string) bool {
 // pySummary builds a file's PyModule.
 type pySummary struct {
 	f    *File
-	a    *pyAnalysis
 	m    *PyModule
 	raws []int // for each def, its raw test's index, or -1
 	// dead are the branches of module and class bodies that never run on
@@ -280,7 +279,7 @@ func (s *pySummary) addClass(cl *sitter.Node, classes []string, skipped bool) {
 		}
 	}
 	for _, st := range s.live(cl.ChildByFieldName("body")) {
-		if pyCallsAtTop(f, st, "pytest.importorskip") {
+		if st.Type() == "expression_statement" && pyCallsAtTop(f, st, "pytest.importorskip") {
 			// A class body runs at import: the module is skipped.
 			s.m.ImportOrSkip = true
 		}
@@ -488,14 +487,15 @@ func pyAssignments(f *File, st *sitter.Node) []pyAssign {
 }
 
 // pyCallsAtTop reports a statement of the block (or the statement itself)
-// that calls fn, alone or as the value of an assignment.
+// that calls fn, alone or as the value of an assignment: a statement of
+// the block itself, not one under an if.
 func pyCallsAtTop(f *File, block *sitter.Node, fn string) bool {
 	if block == nil {
 		return false
 	}
 	stmts := []*sitter.Node{block}
 	if block.Type() != "expression_statement" {
-		stmts = pyFlat(block)
+		stmts = statements(block)
 	}
 	for _, st := range stmts {
 		if st.Type() != "expression_statement" || st.NamedChildCount() == 0 {

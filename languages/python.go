@@ -301,7 +301,7 @@ func analyzePython(f *File) {
 		}
 		return path, false, skipped
 	}
-	sum := &pySummary{f: f, a: a, m: &PyModule{}}
+	sum := &pySummary{f: f, m: &PyModule{}}
 	sum.markStatic(f.Root)
 	for _, d := range defs {
 		name := f.Text(d.name)
