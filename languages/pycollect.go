@@ -392,6 +392,9 @@ func (p *PyProject) Collect(cfg *PyConfig, path string, m *PyModule) (tests []Te
 	own := p.bindings(m)
 	for name, bs := range own {
 		b := bs[len(bs)-1]
+		if b.kind == bindImport && !pyMayCollect(name, cfg) {
+			continue
+		}
 		items = append(items, item{name, b.line, func() pyObj { return p.bound(path, m, b, 0) }})
 	}
 	// A star import brings the public names its module binds.
@@ -408,7 +411,7 @@ func (p *PyProject) Collect(cfg *PyConfig, path string, m *PyModule) (tests []Te
 			continue
 		}
 		for name := range p.bindings(other) {
-			if strings.HasPrefix(name, "_") || len(own[name]) > 0 {
+			if strings.HasPrefix(name, "_") || len(own[name]) > 0 || !pyMayCollect(name, cfg) {
 				continue
 			}
 			items = append(items, item{name, im.Line, func() pyObj { return p.attr(mod, name, 1) }})
@@ -428,6 +431,20 @@ func (p *PyProject) Collect(cfg *PyConfig, path string, m *PyModule) (tests []Te
 	}
 	sort.Strings(deps)
 	return c.tests, deps
+}
+
+// pyMayCollect reports a name an import binds that may
+// hold something pytest collects: a name python_functions or
+// python_classes match, or one that says test or case (a TestCase
+// subclass is collected whatever its name, but is seldom imported under
+// a name that does not say so). Other imports are not followed: they
+// would have the count read much of the project for nothing.
+func pyMayCollect(name string, cfg *PyConfig) bool {
+	if pyNameMatches(name, cfg.Functions) || pyNameMatches(name, cfg.Classes) {
+		return true
+	}
+	lower := strings.ToLower(name)
+	return strings.Contains(lower, "test") || strings.Contains(lower, "case")
 }
 
 type pyCollect struct {
