@@ -57,11 +57,15 @@ func TestPythonCollection(t *testing.T) {
 		"scripts/test_outside.py":   "def test_z(): pass\n",
 		// A project of its own below: pytest run there reads its own
 		// configuration, where a Test class is no test class.
-		"sub/pyproject.toml":   "[tool.pytest.ini_options]\npython_classes = [\"Spec\"]\npython_functions = \"it_ test_\"\n",
-		"sub/t/test_spec.py":   "import pytest\nnp = pytest.importorskip('numpy')\nclass SpecA:\n    def it_works(self): pass\n    def tester(self): pass\nclass TestB:\n    def test_b(self): pass\n",
-		"sub/t/test_other.py":  "def test_c():\n    pytest.importorskip('yaml')\n",
-		"other/pyproject.toml": "[tool.black]\nline-length = 100\n",
-		"other/test_o.py":      "def test_o(): pass\n",
+		"sub/pyproject.toml":  "[tool.pytest.ini_options]\npython_classes = [\"Spec\"]\npython_functions = \"it_ test_\"\n",
+		"sub/t/test_spec.py":  "import pytest\nnp = pytest.importorskip('numpy')\nclass SpecA:\n    def it_works(self): pass\n    def tester(self): pass\nclass TestB:\n    def test_b(self): pass\n",
+		"sub/t/test_other.py": "def test_c():\n    pytest.importorskip('yaml')\n",
+		// Tests defined, or a module skipped, under a run-time condition.
+		"tests/test_platform.py": "import sys, unittest\nif sys.platform == 'win32':\n    def test_win(): pass\nelse:\n    class TestPosix:\n        def test_posix(self): pass\n" +
+			"if sys.version_info < (3,):\n    def test_py2(): pass\n",
+		"tests/test_optional.py": "import unittest\ntry:\n    import yaml\nexcept ImportError:\n    yaml = None\nif yaml is None:\n    raise unittest.SkipTest('no yaml')\ndef test_load(): pass\n",
+		"other/pyproject.toml":   "[tool.black]\nline-length = 100\n",
+		"other/test_o.py":        "def test_o(): pass\n",
 	})
 	c := count(t, Options{Mode: Plain, Dir: dir})
 	want := []string{
@@ -71,7 +75,10 @@ func TestPythonCollection(t *testing.T) {
 		"tests/check_app.py CheckApp.test_own active",
 		"tests/check_app.py Suite.testMore active",
 		"tests/check_app.py Suite.test_case active",
+		"tests/test_optional.py test_load active condition",
 		"tests/test_plain.py test_one active",
+		"tests/test_platform.py TestPosix.test_posix active condition",
+		"tests/test_platform.py test_win active condition",
 	}
 	if got := listed(c); !reflect.DeepEqual(got, want) {
 		t.Errorf("tests:\n got %q\nwant %q", got, want)

@@ -96,7 +96,7 @@ type pyClassInfo struct {
 	init     bool
 	testAttr int8
 	skipped  bool
-	cond     bool
+	cond     string
 	busy     bool
 }
 
@@ -306,7 +306,9 @@ func (p *PyProject) info(o pyObj, depth int) *pyClassInfo {
 	for _, k := range ci.mro {
 		ci.init = ci.init || k.cls.Init
 		ci.skipped = ci.skipped || k.cls.Skipped
-		ci.cond = ci.cond || k.mod.ImportOrSkip
+		if ci.cond == "" && k.mod.ImportOrSkip {
+			ci.cond = "importorskip"
+		}
 		if ci.testAttr == 0 {
 			ci.testAttr = k.cls.TestAttr
 		}
@@ -464,16 +466,16 @@ func (c *pyCollect) object(name string, o pyObj, line int) {
 			c.deps[o.path] = true
 		}
 		if o.def.Class == "" && pyNameMatches(name, c.cfg.Functions) && !o.def.Fixture {
-			c.emit(name, o, o.def, line, false, false)
+			c.emit(name, o, o.def, line, false, "")
 		}
 	case objClass:
-		c.class(name, o, line, false)
+		c.class(name, o, line, false, "")
 	}
 }
 
 // class collects a class bound to a name; outerSkipped carries the skip
 // of the classes around a nested one.
-func (c *pyCollect) class(name string, o pyObj, line int, outerSkipped bool) {
+func (c *pyCollect) class(name string, o pyObj, line int, outerSkipped bool, outerCond string) {
 	ci := c.p.info(o, 0)
 	// What the class's tests are depends on every class of its MRO.
 	for _, k := range ci.mro {
@@ -483,14 +485,22 @@ func (c *pyCollect) class(name string, o pyObj, line int, outerSkipped bool) {
 	}
 	short := name[strings.LastIndexByte(name, '.')+1:]
 	skipped := outerSkipped || ci.skipped
+	cond := outerCond
+	switch {
+	case cond != "":
+	case ci.cond != "":
+		cond = ci.cond
+	case o.cls.Conditional:
+		cond = "condition"
+	}
 	switch {
 	case ci.testAttr == -1:
 	case ci.testCase:
-		c.unittest(name, ci, line, skipped)
+		c.unittest(name, ci, line, skipped, cond)
 	case ci.init:
 		// pytest warns that it cannot collect a class with a constructor.
 	case pyNameMatches(short, c.cfg.Classes) || ci.testAttr == 1:
-		c.pytestClass(name, ci, line, skipped)
+		c.pytestClass(name, ci, line, skipped, cond)
 	}
 }
 
@@ -524,7 +534,7 @@ func pyMembers(k pyObj) []pyMember {
 // pytestClass collects a pytest-style class: the test functions of its
 // MRO, each name once (the first class of the MRO that binds it decides),
 // base classes' first.
-func (c *pyCollect) pytestClass(name string, ci *pyClassInfo, line int, skipped bool) {
+func (c *pyCollect) pytestClass(name string, ci *pyClassInfo, line int, skipped bool, cond string) {
 	seen := map[string]bool{}
 	groups := make([][]pyMember, len(ci.mro))
 	for gi, k := range ci.mro {
@@ -551,18 +561,18 @@ func (c *pyCollect) pytestClass(name string, ci *pyClassInfo, line int, skipped 
 		for _, mb := range groups[gi] {
 			if d := mb.def; d != nil {
 				if pyNameMatches(d.Test.Name, c.cfg.Functions) && !d.Fixture && !d.Property && !d.ClassMethod {
-					c.emit(name+"."+d.Test.Name, mb.k, d, line, skipped, ci.cond)
+					c.emit(name+"."+d.Test.Name, mb.k, d, line, skipped, cond)
 				}
 				continue
 			}
-			c.class(name+"."+mb.name, pyObj{kind: objClass, path: mb.k.path, mod: mb.k.mod, cls: mb.cls}, line, skipped)
+			c.class(name+"."+mb.name, pyObj{kind: objClass, path: mb.k.path, mod: mb.k.mod, cls: mb.cls}, line, skipped, cond)
 		}
 	}
 }
 
 // unittest collects a TestCase subclass as unittest's loader does: the
 // callable attributes of its MRO named test…, sorted; else runTest.
-func (c *pyCollect) unittest(name string, ci *pyClassInfo, line int, skipped bool) {
+func (c *pyCollect) unittest(name string, ci *pyClassInfo, line int, skipped bool, cond string) {
 	found := map[string]bool{}
 	chosen := map[string]pyMember{}
 	var names []string
@@ -596,11 +606,19 @@ func (c *pyCollect) unittest(name string, ci *pyClassInfo, line int, skipped boo
 	sort.Strings(names)
 	for _, nm := range names {
 		mb := chosen[nm]
-		c.emit(name+"."+nm, mb.k, mb.def, line, skipped, ci.cond)
+		c.emit(name+"."+nm, mb.k, mb.def, line, skipped, cond)
 	}
 	if len(names) == 0 && runTest != nil {
-		c.emit(name+".runTest", runTest.k, runTest.def, line, skipped, ci.cond)
+		c.emit(name+".runTest", runTest.k, runTest.def, line, skipped, cond)
 	}
+}
+
+// pyIf is s when b holds, "" otherwise.
+func pyIf(b bool, s string) string {
+	if b {
+		return s
+	}
+	return ""
 }
 
 // pyTrialRunTest reports the module of Twisted trial's TestCase, whose
@@ -612,7 +630,7 @@ func pyTrialRunTest(p string) bool {
 // emit records a test: the definition's own figures, its line when the
 // definition is in the module (else the line of what collects it), and
 // switched off by the definition, the classes or the collecting module.
-func (c *pyCollect) emit(name string, k pyObj, d *PyDef, line int, skipped, cond bool) {
+func (c *pyCollect) emit(name string, k pyObj, d *PyDef, line int, skipped bool, cond string) {
 	t := d.Test
 	t.Name = name
 	if k.path == c.path {
@@ -624,8 +642,13 @@ func (c *pyCollect) emit(name string, k pyObj, d *PyDef, line int, skipped, cond
 	if skipped || c.m.Skipped {
 		t.Status = Skipped
 	}
-	if t.Conditional == "" && (cond || c.m.ImportOrSkip) {
-		t.Conditional = "importorskip"
+	// The most telling condition: the import a test needs, then one that
+	// defines or skips it.
+	for _, why := range []string{pyIf(c.m.ImportOrSkip, "importorskip"), pyIf(cond == "importorskip", cond), t.Conditional, cond, pyIf(c.m.SkipIf, "condition")} {
+		if why != "" {
+			t.Conditional = why
+			break
+		}
 	}
 	c.tests = append(c.tests, t)
 }

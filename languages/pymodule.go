@@ -29,6 +29,9 @@ type PyModule struct {
 	// ImportOrSkip reports a pytest.importorskip at the module's top
 	// level: its tests run only where the import works.
 	ImportOrSkip bool
+	// SkipIf reports a module that skips itself at its top level under a
+	// run-time condition: its tests run only where it does not.
+	SkipIf bool
 	// Ignore and IgnoreGlob are a conftest.py's collect_ignore and
 	// collect_ignore_glob, where they are lists of literal strings.
 	Ignore, IgnoreGlob []string
@@ -69,6 +72,8 @@ type PyClass struct {
 	// Attrs are the other names the body binds, which hide what a base
 	// class binds under the same names.
 	Attrs []string
+	// Conditional reports a class defined under a run-time condition.
+	Conditional bool
 }
 
 // PyImport is one name an import binds.
@@ -108,13 +113,21 @@ type pySummary struct {
 	raws []int // for each def, its raw test's index, or -1
 	// dead are the branches of module and class bodies that never run on
 	// Python 3 (if PY2:, if sys.version_info < (3,):): what they define is
-	// never bound.
-	dead deadSpans
+	// never bound. cond are those that run only where a run-time
+	// condition holds (if sys.platform == "win32":).
+	dead, cond deadSpans
 }
 
 // markStatic finds the branches of a module's or class's code that a
 // condition known before run time leaves out.
-func (s *pySummary) markStatic(block *sitter.Node) {
+//
+// It also finds what the code defines or does under a condition known only
+// at run time (a platform, an environment variable, an optional package):
+// a branch taken only when such a condition holds, or not, is
+// conditional, and a module whose top level skips itself in one (raise
+// unittest.SkipTest, pytest.skip(allow_module_level=True)) has conditional
+// tests.
+func (s *pySummary) markStatic(block *sitter.Node, module bool) {
 	if block == nil {
 		return
 	}
@@ -122,7 +135,7 @@ func (s *pySummary) markStatic(block *sitter.Node) {
 		st := block.NamedChild(i)
 		switch st.Type() {
 		case "if_statement":
-			taken := false
+			taken, unknown := false, false
 			for _, br := range pyBranches(st) {
 				switch {
 				case taken:
@@ -135,21 +148,52 @@ func (s *pySummary) markStatic(block *sitter.Node) {
 						continue
 					}
 					taken = c.isTrue()
+					unknown = unknown || !c.known()
 				}
-				s.markStatic(br.body)
+				if unknown {
+					s.cond.add(br.node)
+					if module && s.skipsModule(br.body) {
+						s.m.SkipIf = true
+					}
+				}
+				s.markStatic(br.body, module)
 			}
 		case "class_definition":
-			s.markStatic(st.ChildByFieldName("body"))
+			s.markStatic(st.ChildByFieldName("body"), false)
 		case "decorated_definition":
 			if d := st.ChildByFieldName("definition"); d != nil && d.Type() == "class_definition" {
-				s.markStatic(d.ChildByFieldName("body"))
+				s.markStatic(d.ChildByFieldName("body"), false)
 			}
 		default:
 			if pyCompound[st.Type()] {
-				s.markStatic(st)
+				s.markStatic(st, module)
 			}
 		}
 	}
+}
+
+// skipsModule reports a block that skips the whole module: a raise of
+// unittest's SkipTest, or pytest.skip(…, allow_module_level=True).
+func (s *pySummary) skipsModule(block *sitter.Node) bool {
+	for _, st := range statements(block) {
+		switch st.Type() {
+		case "raise_statement":
+			text := pyCompact(s.f.Text(st))
+			if strings.HasPrefix(text, "raiseunittest.SkipTest") || strings.HasPrefix(text, "raiseSkipTest") {
+				return true
+			}
+		case "expression_statement":
+			if st.NamedChildCount() == 1 && st.NamedChild(0).Type() == "call" {
+				call := st.NamedChild(0)
+				if pyCompact(s.f.Text(call.ChildByFieldName("function"))) == "pytest.skip" {
+					if _, kw := pyArgs(s.f, call.ChildByFieldName("arguments")); pyConst(s.f, kw["allow_module_level"]).isTrue() {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
 }
 
 // live returns the statements of a body that run.
@@ -230,8 +274,11 @@ func (s *pySummary) addDef(def, name *sitter.Node, classes []string, own bool, r
 	if raw < 0 {
 		d.Test.Body = bodyHash(f.Src, def.StartByte(), def.EndByte(), name.StartByte(), name.EndByte())
 	}
-	if pyCallsAtTop(f, def.ChildByFieldName("body"), "pytest.importorskip") {
+	switch {
+	case pyCallsAtTop(f, def.ChildByFieldName("body"), "pytest.importorskip"):
 		d.Test.Conditional = "importorskip"
+	case s.cond.has(def.StartByte()):
+		d.Test.Conditional = "condition"
 	}
 	if p := def.Parent(); p != nil && p.Type() == "decorated_definition" {
 		for i := 0; i < int(p.NamedChildCount()); i++ {
@@ -262,7 +309,7 @@ func (s *pySummary) addDef(def, name *sitter.Node, classes []string, own bool, r
 func (s *pySummary) addClass(cl *sitter.Node, classes []string, skipped bool) {
 	f := s.f
 	name := f.Text(cl.ChildByFieldName("name"))
-	c := PyClass{Path: strings.Join(append(classes, name), "."), Line: Line(cl), Skipped: skipped}
+	c := PyClass{Path: strings.Join(append(classes, name), "."), Line: Line(cl), Skipped: skipped, Conditional: s.cond.has(cl.StartByte())}
 	if p := cl.Parent(); p != nil && p.Type() == "decorated_definition" && pySkipDecorated(f, p) {
 		c.Skipped = true
 	}

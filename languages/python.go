@@ -302,7 +302,7 @@ func analyzePython(f *File) {
 		return path, false, skipped
 	}
 	sum := &pySummary{f: f, m: &PyModule{}}
-	sum.markStatic(f.Root)
+	sum.markStatic(f.Root, true)
 	for _, d := range defs {
 		name := f.Text(d.name)
 		path, nested, classSkipped := context(d.node)
