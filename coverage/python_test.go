@@ -220,3 +220,32 @@ func TestPythonLossesSeeTheProject(t *testing.T) {
 		t.Errorf("losses %q, want CheckA.test_inherited missing, in the file that did not change", got)
 	}
 }
+
+// TestPythonBasesAcrossFiles follows bases through the ways Python binds
+// names: a package's __init__.py re-exporting a class, `import a.b` and
+// `a.b.Base`, star imports (the later one winning), a src layout, and a
+// base that is itself a TestCase through another module.
+func TestPythonBasesAcrossFiles(t *testing.T) {
+	dir := t.TempDir()
+	writeAll(t, dir, map[string]string{
+		"pytest.ini":              "[pytest]\npythonpath = src\n",
+		"src/helpers/__init__.py": "from .cases import DbCase\n",
+		"src/helpers/cases.py":    "from .root import RootCase\nclass DbCase(RootCase):\n    def test_db(self): pass\n",
+		"src/helpers/root.py":     "import unittest as u\nclass RootCase(u.TestCase):\n    def setUp(self): pass\n",
+		"src/helpers/mixins.py":   "class Mixin:\n    def test_mixed(self): pass\n",
+		"tests/test_a.py":         "import helpers.mixins\nfrom helpers import DbCase\nclass Orders(DbCase):\n    def test_order(self): pass\nclass TestM(helpers.mixins.Mixin):\n    pass\n",
+		"tests/star1.py":          "class TestStar:\n    def test_one(self): pass\n",
+		"tests/star2.py":          "class TestStar:\n    def test_two(self): pass\n",
+		"tests/test_star.py":      "from star1 import *\nfrom star2 import *\n",
+	})
+	want := []string{
+		"tests/test_a.py DbCase.test_db active",
+		"tests/test_a.py Orders.test_db active",
+		"tests/test_a.py Orders.test_order active",
+		"tests/test_a.py TestM.test_mixed active",
+		"tests/test_star.py TestStar.test_two active",
+	}
+	if got := listed(count(t, Options{Mode: Plain, Dir: dir})); !reflect.DeepEqual(got, want) {
+		t.Errorf("tests:\n got %q\nwant %q", got, want)
+	}
+}

@@ -399,7 +399,9 @@ func (p *PyProject) Collect(cfg *PyConfig, path string, m *PyModule) (tests []Te
 		}
 		items = append(items, item{name, b.line, func() pyObj { return p.bound(path, m, b, 0) }})
 	}
-	// A star import brings the public names its module binds.
+	// A star import brings the public names its module binds; of two
+	// that bring the same name, the later binds it.
+	stars := map[string]int{}
 	for _, im := range m.Imports {
 		if im.Name != "*" {
 			continue
@@ -416,7 +418,13 @@ func (p *PyProject) Collect(cfg *PyConfig, path string, m *PyModule) (tests []Te
 			if strings.HasPrefix(name, "_") || len(own[name]) > 0 || !pyMayCollect(name, cfg) {
 				continue
 			}
-			items = append(items, item{name, im.Line, func() pyObj { return p.attr(mod, name, 1) }})
+			it := item{name, im.Line, func() pyObj { return p.attr(mod, name, 1) }}
+			if i, ok := stars[name]; ok {
+				items[i] = it
+				continue
+			}
+			stars[name] = len(items)
+			items = append(items, it)
 		}
 	}
 	sort.Slice(items, func(i, j int) bool {
@@ -632,7 +640,7 @@ func pyTrialRunTest(p string) bool {
 // switched off by the definition, the classes or the collecting module.
 func (c *pyCollect) emit(name string, k pyObj, d *PyDef, line int, skipped bool, cond string) {
 	t := d.Test
-	t.Name = name
+	t.Name = cleanName(name)
 	if k.path == c.path {
 		line = t.Line
 	} else {
