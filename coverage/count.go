@@ -132,8 +132,9 @@ type Counts struct {
 	// reference's side of the changed files through the same cache.
 	info  *gitrepo.Info
 	cache *cache
-	// pyDeps are, for each Python module, the other modules its tests
-	// come from: a change to those changes its tests.
+	// pyDeps are, for each Python module, the other modules its classes'
+	// bases and its imported tests come from: a change to those can
+	// change its tests.
 	pyDeps map[string][]string
 }
 
