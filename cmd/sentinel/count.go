@@ -26,7 +26,7 @@ func countCommand(e *env) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "rev", Usage: "count the tree of this commit"},
 			&cli.BoolFlag{Name: "staged", Usage: "count the index being committed (honours GIT_INDEX_FILE)"},
-			&cli.BoolFlag{Name: "list", Usage: "print one test per line: path:line, language, name, status"},
+			&cli.BoolFlag{Name: "list", Usage: "print one test per line: path:line, language, name, status (with --format json, every test as an object)"},
 			formatFlag("text", "json"),
 		},
 		Action: func(c *cli.Context) error {
@@ -59,6 +59,8 @@ func runCount(c *cli.Context, e *env, o countOptions) error {
 		return err
 	}
 	switch {
+	case o.list && o.format == "json":
+		return counts.WriteListJSON(e.stdout)
 	case o.list:
 		return counts.WriteList(e.stdout)
 	case o.format == "json":
