@@ -132,6 +132,10 @@ type Counts struct {
 	// reference's side of the changed files through the same cache.
 	info  *gitrepo.Info
 	cache *cache
+	// pyDeps are, for each Python module, the other modules its classes'
+	// bases and its imported tests come from: a change to those can
+	// change its tests.
+	pyDeps map[string][]string
 }
 
 // scope is a compiled [[coverage.scope]].
@@ -235,6 +239,9 @@ type job struct {
 	e    *entry
 	lang *languages.Language
 	idx  int
+	// full parses the file whatever the prefilter says: a Python module
+	// whose tests are all inherited has no test marker of its own.
+	full bool
 }
 
 // Count counts the snapshot the options name.
@@ -271,6 +278,17 @@ func countSnapshot(ctx context.Context, s *snapshot, o Options) (*Counts, error)
 	}
 	results := make([]*languages.Result, len(s.entries))
 	var jobs []job
+	js := s.js
+	if js == nil {
+		js = newJSSelection(ctx, s)
+	}
+	py, err := newPyCount(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	if err := py.readConftests(ctx, c, o); err != nil {
+		return nil, err
+	}
 	for i := range s.entries {
 		e := &s.entries[i]
 		if atomicfile.IsTemp(path.Base(e.path)) && o.Mode != WorkTree {
@@ -279,7 +297,11 @@ func countSnapshot(ctx context.Context, s *snapshot, o Options) (*Counts, error)
 		if !underPaths(e.path, o.Paths) || excluded(e.path, excludes) {
 			continue
 		}
-		l := languages.ForPath(e.path)
+		l := js.language(e.path)
+		full := false
+		if py.owns(e.path) {
+			l, full = py.language(ctx, i)
+		}
 		if l == nil {
 			continue
 		}
@@ -292,13 +314,13 @@ func countSnapshot(ctx context.Context, s *snapshot, o Options) (*Counts, error)
 			continue
 		}
 		if e.blob != "" {
-			if r := c.get(cacheKey(l.Name, path.Ext(e.path), e.blob)); r != nil {
+			if r := c.get(cacheKey(l.Name, path.Ext(e.path), e.blob)); r != nil && !(full && r.Filtered) {
 				results[i] = r
 				out.Cached++
 				continue
 			}
 		}
-		jobs = append(jobs, job{e: e, lang: l, idx: i})
+		jobs = append(jobs, job{e: e, lang: l, idx: i, full: full})
 	}
 
 	skipped := make([]*SkippedFile, len(s.entries))
@@ -308,6 +330,12 @@ func countSnapshot(ctx context.Context, s *snapshot, o Options) (*Counts, error)
 	}
 	out.Parsed = len(jobs) - hits
 	out.Cached += hits
+	if err := py.collect(ctx, c, results, o); err != nil {
+		return nil, err
+	}
+	if py != nil {
+		out.pyDeps = py.deps
+	}
 	s.settle(ctx, results)
 	for i := range s.entries {
 		switch {
@@ -415,7 +443,7 @@ func countOne(ctx context.Context, s *snapshot, c *cache, p *languages.Parser, j
 	}
 	if j.e.blob == "" && s.info != nil {
 		j.e.blob = blobID(src)
-		if r := c.get(cacheKey(j.lang.Name, path.Ext(j.e.path), j.e.blob)); r != nil {
+		if r := c.get(cacheKey(j.lang.Name, path.Ext(j.e.path), j.e.blob)); r != nil && !(j.full && r.Filtered) {
 			return r, nil, true, nil
 		}
 	}
@@ -439,7 +467,7 @@ func countOne(ctx context.Context, s *snapshot, c *cache, p *languages.Parser, j
 	if err != nil {
 		return nil, nil, false, fmt.Errorf("read %s: %w", quote.Path(j.e.path), err)
 	}
-	if !j.lang.Prefilter(text) {
+	if !j.full && !j.lang.Prefilter(text) {
 		return &languages.Result{Language: j.lang.Name, Filtered: true}, nil, false, nil
 	}
 	r, err = p.Count(ctx, j.lang, j.e.path, text)

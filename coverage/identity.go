@@ -71,6 +71,11 @@ func losses(ctx context.Context, o Options, c *Counts, pending *changesRun) ([]L
 	if err != nil || changes == nil {
 		return nil, "", err
 	}
+	if o.Mode != Rev {
+		if changes, err = pyDependents(ctx, c, ref, changes); err != nil {
+			return nil, "", err
+		}
+	}
 	var after func() ([]File, error)
 	if o.Mode != Rev {
 		changed := map[string]bool{}
@@ -106,7 +111,7 @@ func lossesIn(ctx context.Context, info *gitrepo.Info, o Options, ref string, ch
 			}
 			// Only test files can hold tests: most changes cost nothing more.
 			if (mode == "100644" || mode == "100755") && strings.Trim(blob, "0") != "" &&
-				languages.ForPath(ch.Path) != nil && !excluded(ch.Path, excludes) {
+				(languages.ForPath(ch.Path) != nil || jsCandidate(ch.Path) || path.Ext(ch.Path) == ".py") && !excluded(ch.Path, excludes) {
 				es = append(es, entry{path: ch.Path, blob: blob, mode: mode})
 			}
 		}
@@ -124,7 +129,14 @@ func lossesIn(ctx context.Context, info *gitrepo.Info, o Options, ref string, ch
 	}
 	count := func(es []entry, rev string) ([]File, error) {
 		s := &snapshot{root: info.Root, info: info, objects: gitrepo.OpenObjects(info), entries: es, partialRev: rev}
+		// What pytest collects from a changed file depends on the
+		// project's configuration and on the other files its classes
+		// come from, as they are in the same commit.
+		s.context = func(ctx context.Context) ([]entry, error) {
+			return treeEntries(ctx, info.Root, rev)
+		}
 		defer s.close()
+		s.js = jsSelectionAt(ctx, s, rev)
 		ro := o
 		ro.Mode, ro.Rev = Rev, rev
 		rc, err := countSnapshot(ctx, s, ro)

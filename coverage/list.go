@@ -3,42 +3,30 @@ package coverage
 import (
 	"encoding/json"
 	"io"
+
+	"github.com/gitsentinel/sentinel/languages"
 )
 
-// ListedTest is one test in `count --list --format json`.
+// ListedTest is one test of `count --list --format json`: where it is and
+// what the language says of it.
 type ListedTest struct {
-	Path     string `json:"path"`
-	Line     int    `json:"line"`
+	// Path is the file's slash path relative to the root.
+	Path string `json:"path"`
+	// Language is the file's language.
 	Language string `json:"language"`
-	Name     string `json:"name"`
-	Status   string `json:"status"`
-	// Platforms names the platforms the test is built for, when it is not
-	// built for all; it is active all the same, as it runs on their CI.
-	Platforms []string `json:"platforms,omitempty"`
-	// Note says where the name, the number or the status is an
-	// approximation, or why a whole file's tests are off.
-	Note string `json:"note,omitempty"`
+	languages.Test
 }
 
-// WriteListJSON prints every test, as WriteList does, then the files with
-// parse errors and the files skipped, as JSON.
+// WriteListJSON prints every test as JSON: {"tests": [...]}, in the order
+// of WriteList.
 func (c *Counts) WriteListJSON(w io.Writer) error {
 	out := struct {
-		Tests       []ListedTest  `json:"tests"`
-		ParseErrors []string      `json:"parse_errors"`
-		Skipped     []SkippedFile `json:"skipped"`
-	}{Tests: []ListedTest{}, ParseErrors: c.ParseErrors(), Skipped: c.Skipped}
+		Tests []ListedTest `json:"tests"`
+	}{Tests: []ListedTest{}}
 	for _, f := range c.Files {
 		for _, t := range f.Tests {
-			out.Tests = append(out.Tests, ListedTest{Path: f.Path, Line: t.Line, Language: f.Language, Name: t.Name,
-				Status: string(t.Status), Platforms: t.Platforms, Note: t.Note})
+			out.Tests = append(out.Tests, ListedTest{Path: f.Path, Language: f.Language, Test: t})
 		}
-	}
-	if out.ParseErrors == nil {
-		out.ParseErrors = []string{}
-	}
-	if out.Skipped == nil {
-		out.Skipped = []SkippedFile{}
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

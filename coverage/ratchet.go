@@ -73,6 +73,11 @@ type Drop struct {
 	Peak    int       `json:"peak"`
 	Now     int       `json:"now"`
 	Missing []Missing `json:"missing,omitempty"`
+	// Reference is the figure in the reference snapshot (HEAD, or the
+	// parent), counted by this sentinel's rules; AtReference reports that
+	// the reference is no higher, so the change did not cause the drop.
+	Reference   int  `json:"reference"`
+	AtReference bool `json:"at_reference"`
 	// Uncounted are the files whose tests went uncounted, in place of
 	// those tests in Missing.
 	Uncounted []Uncounted `json:"uncounted,omitempty"`
@@ -216,8 +221,20 @@ func (r *CheckResult) findMissing(ctx context.Context, o Options) error {
 	for _, sf := range r.Counts.Skipped {
 		uncountable[sf.Path] = sf
 	}
+	refRows := rc.Rows()
 	for i := range r.Drops {
 		d := &r.Drops[i]
+		// The reference itself below the peak, counted by this sentinel:
+		// the drop came with the rules (an upgrade that reads more tests as
+		// switched off), not with this change.
+		if f := refRows[d.Key]; f != nil {
+			now := f.Tests
+			if d.Figure == FigureAssertions {
+				now = f.Assertions
+			}
+			d.Reference = now
+			d.AtReference = now <= d.Now
+		}
 		if d.Figure == FigureAssertions {
 			d.Fewer = fewerAssertions(rc, r.Counts, d.Key)
 		}
@@ -286,6 +303,10 @@ func (r *CheckResult) WriteText(w io.Writer) error {
 		}
 		for _, f := range d.Fewer {
 			fmt.Fprintf(&b, "  %s\n", f.Text())
+		}
+		if d.AtReference {
+			fmt.Fprintf(&b, "  the last commit counts %d by this sentinel's rules: the peak came from an older sentinel or a commit that skipped the hooks; if the rules changed, a person records it once: sentinel accept --reason \"sentinel upgrade\"\n", d.Reference)
+			continue
 		}
 		if d.Figure == FigureTests && len(d.Missing) == 0 && len(d.Uncounted) == 0 {
 			b.WriteString("  (no test is missing by name: tests were turned off, or moved to an excluded path)\n")

@@ -56,6 +56,12 @@ type snapshot struct {
 	// partialRev, for a snapshot of some files of a commit only, is the
 	// revision whose tree holds the rest.
 	partialRev string
+	// js, when set, is the JavaScript file selection of the whole tree,
+	// for a snapshot that lists only some of its files.
+	js *jsSelection
+	// context, when set, lists the whole tree that entries are a part
+	// of: Python's configuration and base classes are read there.
+	context func(context.Context) ([]entry, error)
 }
 
 func (s *snapshot) close() {
@@ -125,14 +131,12 @@ func openSnapshot(ctx context.Context, o *Options) (*snapshot, error) {
 	s := &snapshot{root: info.Root, info: info, objects: gitrepo.OpenObjects(info)}
 	switch o.Mode {
 	case Rev:
-		es, err := gitrepo.TreeEntries(ctx, info.Root, o.Rev)
+		es, err := treeEntries(ctx, info.Root, o.Rev)
 		if err != nil {
 			s.close()
 			return nil, err
 		}
-		for _, e := range es {
-			s.entries = append(s.entries, entry{path: e.Path, blob: e.Blob, mode: e.Mode})
-		}
+		s.entries = es
 	case Index:
 		es, err := gitrepo.IndexEntries(ctx, info.Root)
 		if err != nil {
@@ -171,6 +175,19 @@ func openSnapshot(ctx context.Context, o *Options) (*snapshot, error) {
 		}
 	}
 	return s, nil
+}
+
+// treeEntries lists a commit's tree.
+func treeEntries(ctx context.Context, root, rev string) ([]entry, error) {
+	es, err := gitrepo.TreeEntries(ctx, root, rev)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]entry, 0, len(es))
+	for _, e := range es {
+		out = append(out, entry{path: e.Path, blob: e.Blob, mode: e.Mode})
+	}
+	return out, nil
 }
 
 func plainSnapshot(dir string) (*snapshot, error) {

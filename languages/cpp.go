@@ -22,16 +22,26 @@ var CPP = &Language{
 	AllFiles:  true,
 	TestFiles: []string{"*_test.cc", "*_test.cpp", "*_unittest.cc", "**/test/**", "**/tests/**"},
 	Markers:   []string{"TEST(", "TEST_F(", "TEST_P(", "TYPED_TEST", "TEST_CASE(", "SCENARIO(", "TEST_CASE_METHOD(", "EXPECT_", "ASSERT_", "REQUIRE(", "CHECK("},
-	Queries: map[string]string{"main": `
+	Queries: map[string]string{
+		"main": `
 		(function_definition declarator: (function_declarator declarator: (identifier) @macro parameters: (parameter_list) @params) body: (compound_statement) @body) @test
 		(call_expression function: (identifier) @fn arguments: (argument_list) @args) @call
-	`},
+	` + cppFlow.query()},
 	Analyze: analyzeCPP,
 	Samples: []Sample{
-		{Path: "math_test.cc", Source: "#include <gtest/gtest.h>\nTEST(Math, Adds) {\n  EXPECT_EQ(2, 1 + 1);\n  ASSERT_TRUE(true);\n}\nTEST_F(Fixture, DISABLED_Later) { EXPECT_NE(1, 2); }\nTEST(Math, Skips) {\n  GTEST_SKIP() << \"not here\";\n}\nTEST(Math, SkipsMaybe) {\n  if (x) { GTEST_SKIP(); }\n}\n",
+		{Path: "math_test.cc", Source: "#include <gtest/gtest.h>\nTEST(Math, Adds) {\n  EXPECT_EQ(2, 1 + 1);\n  ASSERT_TRUE(true);\n}\nTEST_F(Fixture, DISABLED_Later) { EXPECT_NE(1, later()); }\nTEST(Math, Skips) {\n  GTEST_SKIP() << \"not here\";\n}\nTEST(Math, SkipsMaybe) {\n  if (x) { GTEST_SKIP(); }\n}\n",
 			Tests: []string{"Math.Adds active", "Fixture.DISABLED_Later skipped", "Math.Skips skipped", "Math.SkipsMaybe active"}, Assertions: 2, Vacuous: 1},
 		{Path: "tests/catch.cpp", Source: "#include <catch2/catch_test_macros.hpp>\nTEST_CASE(\"vectors grow\", \"[vector]\") {\n  std::vector<int> v;\n  REQUIRE(v.empty());\n  SECTION(\"push\") {\n    v.push_back(1);\n    CHECK(v.size() == 1);\n  }\n}\nSCENARIO(\"hidden\", \"[.]\") { REQUIRE(true); }\n",
 			Tests: []string{"vectors grow active", "hidden skipped"}, Assertions: 2, Vacuous: 1, Subtests: 1},
+		// Switched off however it is written: a return first, GTEST_SKIP()
+		// under a constant condition or in any place of the body, #if 0.
+		// Real conditions stay active; assertions that cannot run or cannot
+		// fail are not counted.
+		{Path: "off_test.cc", Source: "#include <gtest/gtest.h>\nTEST(Off, ReturnsFirst) { if (true) return; EXPECT_EQ(1, f()); }\nTEST(Off, SkipIfTrue) { if (!false) { GTEST_SKIP() << \"later\"; } EXPECT_EQ(1, f()); }\nTEST(Off, SkipReal) { if (getenv(\"CI\")) GTEST_SKIP(); EXPECT_EQ(1, f()); }\nTEST(Off, LateSkip) { EXPECT_EQ(1, f()); GTEST_SKIP(); EXPECT_EQ(2, g()); }\n#if 0\nTEST(Off, CompiledOut) { EXPECT_EQ(1, f()); }\n#endif\nTEST(Off, Vacuous) { EXPECT_EQ(1, 1); ASSERT_TRUE(true); EXPECT_NE(1, 2); EXPECT_LT(1, 2); EXPECT_STREQ(\"a\", \"a\"); EXPECT_EQ(x, x); EXPECT_EQ(1, f()); if (0) { EXPECT_EQ(2, g()); } }\n",
+			Tests: []string{"Off.ReturnsFirst skipped", "Off.SkipIfTrue skipped", "Off.SkipReal active", "Off.LateSkip skipped", "Off.CompiledOut skipped", "Off.Vacuous active"}, Assertions: 4, Vacuous: 5},
+		// Catch2's expected failures and SKIP(), doctest's decorators.
+		{Path: "tests/off.cpp", Source: "TEST_CASE(\"may fail\", \"[!mayfail]\") { REQUIRE(f() == 1); }\nTEST_CASE(\"should fail\", \"[!shouldfail]\") { }\nTEST_CASE(\"skips\") { SKIP(\"later\"); REQUIRE(f() == 1); }\nTEST_CASE(\"doctest skip\" * doctest::skip()) { }\nTEST_CASE(\"doctest run\" * doctest::skip(false) * doctest::timeout(1)) { CHECK(1 == 1); CHECK(f()); }\n",
+			Tests: []string{"may fail skipped", "should fail skipped", "skips skipped", "doctest skip skipped", "doctest run active"}, Assertions: 2, Vacuous: 1},
 		// Negative: not tests.
 		{Path: "src/main.cc", Source: "int main() { return TEST_VALUE; }\nvoid f() { CHECK_STATE(x); }\n", Tests: nil},
 		{Path: "src/util.c", Source: "static int TEST(int a, int b) { return a + b; }\n", Tests: nil},
@@ -45,13 +55,15 @@ var (
 )
 
 func analyzeCPP(f *File) {
+	fl := newFlow(f, cppFlow)
+	defer fl.close()
 	defer func() {
 		// glog's CHECK in production code is not a test's assertion.
 		if len(f.Result.Tests) == 0 && !f.Lang.isTestFile(f.Path) {
 			f.Result.Assertions, f.Result.Vacuous, f.Result.Subtests = 0, 0, 0
 		}
 	}()
-	f.Each("main", f.Root, func(c map[string]*sitter.Node) {
+	fl.each(func(c map[string]*sitter.Node) {
 		switch {
 		case c["test"] != nil:
 			macro := f.Text(c["macro"])
@@ -63,34 +75,83 @@ func analyzeCPP(f *File) {
 			if !cppIdent(suite) || !cppIdent(name) {
 				return // a real function with typed parameters
 			}
-			skipped := strings.HasPrefix(name, "DISABLED_") || strings.HasPrefix(suite, "DISABLED_") || cppPlainSkip(f, c["body"])
+			skipped := strings.HasPrefix(name, "DISABLED_") || strings.HasPrefix(suite, "DISABLED_") || fl.skips(c["body"]) || fl.dead(c["test"])
 			f.AddTest(suite+"."+name, c["macro"], skipped)
 		case c["call"] != nil:
 			fn := f.Text(c["fn"])
 			switch {
 			case catchMacros[fn]:
-				args := c["args"]
-				first := 0
-				if fn == "TEST_CASE_METHOD" {
-					first = 1 // TEST_CASE_METHOD(Fixture, "name", "[tags]")
-				}
-				if int(args.NamedChildCount()) <= first || args.NamedChild(first).Type() != "string_literal" {
-					return
-				}
-				name := strings.Trim(f.Text(args.NamedChild(first)), `"`)
-				tags := ""
-				if int(args.NamedChildCount()) > first+1 {
-					tags = f.Text(args.NamedChild(first + 1))
-				}
-				f.AddTest(name, c["call"], strings.Contains(tags, "[.") || strings.Contains(tags, "[!hide]"))
+				cppCatchTest(f, fl, c["call"], fn, c["args"])
 			case fn == "SECTION":
-				f.Result.Subtests++
+				if !fl.dead(c["call"]) {
+					f.Result.Subtests++
+				}
 			case cppAssertion.MatchString(fn):
-				args := strings.ReplaceAll(f.Text(c["args"]), " ", "")
-				f.Assert(args == "(true)" && (strings.HasSuffix(fn, "_TRUE") || fn == "REQUIRE" || fn == "CHECK"))
+				if !fl.dead(c["call"]) {
+					f.Assert(cppVacuous(f, fn, flowArgs(c["args"])))
+				}
 			}
 		}
 	})
+}
+
+// cppCatchTest records a Catch2 or doctest TEST_CASE: switched off by a
+// hidden tag ([.], [.slow], [!hide]), by an expected failure ([!mayfail],
+// [!shouldfail]; doctest's may_fail, should_fail, expected_failures), by
+// doctest's skip decorator, by a skip in its body, or by #if 0.
+func cppCatchTest(f *File, fl *flow, call *sitter.Node, fn string, args *sitter.Node) {
+	first := 0
+	if fn == "TEST_CASE_METHOD" {
+		first = 1 // TEST_CASE_METHOD(Fixture, "name", "[tags]")
+	}
+	if int(args.NamedChildCount()) <= first {
+		return
+	}
+	nameArg := args.NamedChild(first)
+	off := false
+	// doctest: TEST_CASE("name" * doctest::skip() * doctest::may_fail()).
+	for nameArg.Type() == "binary_expression" && f.Text(flowField(nameArg, "operator")) == "*" {
+		off = off || cppDecoratorOff(f, nameArg.ChildByFieldName("right"))
+		nameArg = nameArg.ChildByFieldName("left")
+	}
+	if nameArg == nil || nameArg.Type() != "string_literal" {
+		return
+	}
+	name := strings.Trim(f.Text(nameArg), `"`)
+	tags := ""
+	if int(args.NamedChildCount()) > first+1 {
+		tags = f.Text(args.NamedChild(first + 1))
+	}
+	off = off || strings.Contains(tags, "[.") || strings.Contains(tags, "[!hide]") || strings.Contains(tags, "[!mayfail]") || strings.Contains(tags, "[!shouldfail]")
+	off = off || fl.dead(call)
+	// The body is the block after the macro's statement: its assertions
+	// are the test's.
+	var body *sitter.Node
+	if st := call.Parent(); st != nil && st.Type() == "expression_statement" {
+		if b := st.NextNamedSibling(); b != nil && b.Type() == "compound_statement" {
+			body = b
+			off = off || fl.skips(body)
+		}
+	}
+	f.AddTestSpan(name, call, off, body)
+}
+
+// cppDecoratorOff reports doctest's decorators that switch a test off:
+// skip() (not skip(false)), and the expected failures.
+func cppDecoratorOff(f *File, d *sitter.Node) bool {
+	if d == nil || d.Type() != "call_expression" {
+		return false
+	}
+	name := f.Text(d.ChildByFieldName("function"))
+	name = name[strings.LastIndex(name, ":")+1:]
+	switch name {
+	case "skip":
+		args := flowArgs(d.ChildByFieldName("arguments"))
+		return len(args) == 0 || cppFlow.passes(f, checkTrue, args[0])
+	case "may_fail", "should_fail", "expected_failures":
+		return true
+	}
+	return false
 }
 
 // cppIdent reports a bare identifier, as GoogleTest's macro arguments are

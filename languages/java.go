@@ -15,17 +15,28 @@ var Java = &Language{
 	Grammars:  map[string]func() *sitter.Language{".java": java.GetLanguage},
 	TestFiles: []string{"**/src/test/**", "*Test.java", "*Tests.java", "*IT.java"},
 	Markers:   []string{"@Test", "Test", "@ParameterizedTest", "@RepeatedTest", "@TestFactory", "@TestTemplate", "assert", "verify(", "fail("},
-	Queries: map[string]string{"main": `
+	Queries: map[string]string{
+		"main": `
 		(method_declaration name: (identifier) @name) @method
 		(class_declaration name: (identifier) @cname) @class
 		(method_invocation name: (identifier) @invoked) @invocation
-	`},
+	` + javaFlow.query()},
 	Analyze: analyzeJava,
 	Samples: []Sample{
-		{Path: "src/test/java/a/ATest.java", Source: "class ATest {\n  @Test void one() { assertEquals(1, 1); assertTrue(true); }\n  @org.junit.jupiter.api.Test void two() { Assertions.assertThat(x).isEqualTo(1); }\n  @ParameterizedTest @ValueSource(ints = {1, 2}) void three(int x) { verify(mock).call(); }\n  @Test @Disabled(\"later\") void four() { fail(\"x\"); }\n  @Nested class Inner { @RepeatedTest(3) void five() {} }\n  void helper() { assertNotNull(x); }\n}\n",
+		{Path: "src/test/java/a/ATest.java", Source: "class ATest {\n  @Test void one() { assertEquals(1, add(0, 1)); assertTrue(true); }\n  @org.junit.jupiter.api.Test void two() { Assertions.assertThat(x).isEqualTo(1); }\n  @ParameterizedTest @ValueSource(ints = {1, 2}) void three(int x) { verify(mock).call(); }\n  @Test @Disabled(\"later\") void four() { fail(\"x\"); }\n  @Nested class Inner { @RepeatedTest(3) void five() {} }\n  void helper() { assertNotNull(x); }\n}\n",
 			Tests: []string{"ATest#one active", "ATest#two active", "ATest#three active", "ATest#four skipped", "ATest.Inner#five active"}, Assertions: 5, Vacuous: 1},
-		{Path: "LegacyTest.java", Source: "public class LegacyTest extends TestCase {\n  public void testOne() { assertEquals(1, 1); }\n  public void helperTest() {}\n  private void testPrivate() {}\n}\n@Ignore\nclass OffTest { @Test public void a() {} }\n",
+		{Path: "LegacyTest.java", Source: "public class LegacyTest extends TestCase {\n  public void testOne() { assertEquals(1, one()); }\n  public void helperTest() {}\n  private void testPrivate() {}\n}\n@Ignore\nclass OffTest { @Test public void a() {} }\n",
 			Tests: []string{"LegacyTest#testOne active", "OffTest#a skipped"}, Assertions: 1},
+		// Switched off however it is written: a return first, an assumption
+		// that fails on a constant, an abort, a skip exception, TestNG's
+		// enabled = false, Spring's @EnabledIf("false"). Real conditions
+		// stay active; assertions that cannot run are not counted.
+		{Path: "src/test/java/SwitchedTest.java", Source: "class SwitchedTest {\n  @Test void returnsFirst() { if (true) return; assertEquals(1, x); }\n  @Test void assumesFalse() { Assumptions.assumeTrue(false); assertEquals(1, x); }\n  @Test void assumesStatic() { assumeFalse(true, \"never\"); }\n  @Test void assumesReal() { assumeTrue(isLinux()); assertEquals(1, x); }\n  @Test void aborts() { assertEquals(1, x); Assumptions.abort(\"later\"); }\n  @Test void throwsSkip() { throw new SkipException(\"later\"); }\n  @Test(enabled = false) void testng() {}\n  @Test @EnabledIf(\"false\") void spring() {}\n  @Test @EnabledIf(\"customCondition\") void junitMethod() {}\n  @Test void deadCode() { if (false) { assertEquals(1, x); } boolean b = !true && assertAll(); assertEquals(2, y); return; }\n}\n",
+			Tests: []string{"SwitchedTest#returnsFirst skipped", "SwitchedTest#assumesFalse skipped", "SwitchedTest#assumesStatic skipped", "SwitchedTest#assumesReal active", "SwitchedTest#aborts skipped", "SwitchedTest#throwsSkip skipped", "SwitchedTest#testng skipped", "SwitchedTest#spring skipped", "SwitchedTest#junitMethod active", "SwitchedTest#deadCode active"}, Assertions: 3},
+		// Assertions on constants cannot fail; one that always fails is a
+		// deliberate failure and counts.
+		{Path: "src/test/java/VacuousTest.java", Source: "class VacuousTest {\n  @Test void vacuous() {\n    assertEquals(3, 3); assertEquals(\"msg\", 1L, 1); assertTrue(\"msg\", true); assertNull(null); assertNotEquals(1, 2);\n    assertThat(1).isEqualTo(1); assertThat(true).as(\"x\").isTrue(); assertThat(1, is(1)); assertThat(\"a\", not(equalTo(\"b\"))); assertEquals('a', 'a'); assertEquals(-1, -1);\n    assertEquals(x, x); assertTrue(false); assertEquals(1, 2); assertThat(x).isEqualTo(1);\n  }\n}\n",
+			Tests: []string{"VacuousTest#vacuous active"}, Assertions: 4, Vacuous: 11},
 		// Negative: not tests.
 		{Path: "src/main/java/App.java", Source: "class App { @Test void notInATestFile() {} }\n", Tests: nil},
 		{Path: "UtilTest.java", Source: "class UtilTest { void testLooksLikeJUnit3ButNoTestCase() {} @Override public String toString() { return \"\"; } }\n", Tests: nil},
@@ -42,12 +53,14 @@ type javaClass struct {
 }
 
 func analyzeJava(f *File) {
+	fl := newFlow(f, javaFlow)
+	defer fl.close()
 	var classes []javaClass
 	type method struct {
 		node, name *sitter.Node
 	}
 	var methods []method
-	f.Each("main", f.Root, func(c map[string]*sitter.Node) {
+	fl.each(func(c map[string]*sitter.Node) {
 		switch {
 		case c["class"] != nil:
 			cl := c["class"]
@@ -57,12 +70,12 @@ func analyzeJava(f *File) {
 				t := strings.TrimSpace(strings.TrimPrefix(f.Text(sc), "extends"))
 				junit3 = t == "TestCase" || strings.HasSuffix(t, ".TestCase")
 			}
-			classes = append(classes, javaClass{cl.StartByte(), cl.EndByte(), f.Text(c["cname"]), ann["Disabled"] || ann["Ignore"], junit3})
+			classes = append(classes, javaClass{cl.StartByte(), cl.EndByte(), f.Text(c["cname"]), jvmAnnotationsOff(f, javaFlow, ann), junit3})
 		case c["method"] != nil:
 			methods = append(methods, method{c["method"], c["name"]})
 		case c["invocation"] != nil:
 			name := f.Text(c["invoked"])
-			if strings.HasPrefix(name, "assert") || name == "fail" || name == "verify" {
+			if (strings.HasPrefix(name, "assert") || name == "fail" || name == "verify") && !fl.dead(c["invocation"]) {
 				f.Assert(javaVacuous(f, name, c["invocation"]))
 			}
 		}
@@ -95,15 +108,16 @@ func analyzeJava(f *File) {
 		if !test {
 			continue
 		}
-		f.AddTest(strings.Join(path, ".")+"#"+name, m.name, skipped || ann["Disabled"] || ann["Ignore"])
+		skipped = skipped || jvmAnnotationsOff(f, javaFlow, ann) || fl.skips(m.node.ChildByFieldName("body"))
+		f.AddTest(strings.Join(path, ".")+"#"+name, m.name, skipped)
 	}
-	sort.SliceStable(f.Result.Tests, func(i, j int) bool { return f.Result.Tests[i].Line < f.Result.Tests[j].Line })
+	f.sortTests()
 }
 
-// javaAnnotations returns the simple names of a declaration's annotations:
+// javaAnnotations returns a declaration's annotations by simple name:
 // @org.junit.Test is Test.
-func javaAnnotations(f *File, decl *sitter.Node) map[string]bool {
-	m := map[string]bool{}
+func javaAnnotations(f *File, decl *sitter.Node) map[string]*sitter.Node {
+	m := map[string]*sitter.Node{}
 	for i := 0; i < int(decl.NamedChildCount()); i++ {
 		mods := decl.NamedChild(i)
 		if mods.Type() != "modifiers" {
@@ -118,7 +132,7 @@ func javaAnnotations(f *File, decl *sitter.Node) map[string]bool {
 			if k := strings.LastIndexByte(name, '.'); k >= 0 {
 				name = name[k+1:]
 			}
-			m[name] = true
+			m[name] = a
 		}
 	}
 	return m
@@ -139,9 +153,13 @@ func javaPublicNoArgs(f *File, m *sitter.Node) bool {
 	return false
 }
 
-// javaVacuous reports assertTrue(true) and assertFalse(false).
+// javaVacuous reports an assertion on constants that cannot fail:
+// assertEquals(3, 3), assertTrue(true), assertThat(1).isEqualTo(1),
+// assertThat(1, is(1)).
 func javaVacuous(f *File, name string, inv *sitter.Node) bool {
-	args := inv.ChildByFieldName("arguments")
-	want := map[string]string{"assertTrue": "(true)", "assertFalse": "(false)"}[name]
-	return want != "" && args != nil && f.Text(args) == want
+	args := flowArgs(inv.ChildByFieldName("arguments"))
+	if name == "assertThat" {
+		return javaThatPasses(f, inv, args)
+	}
+	return jvmPasses(f, javaFlow, jvmAssertChecks[name], args)
 }

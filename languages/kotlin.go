@@ -15,19 +15,31 @@ var Kotlin = &Language{
 	Grammars:  map[string]func() *sitter.Language{".kt": kotlin.GetLanguage},
 	TestFiles: []string{"**/src/test/**", "*Test.kt", "*Tests.kt", "*Spec.kt"},
 	Markers:   []string{"@Test", "Test", "Spec", "test(", "should", "assert", "verify"},
-	Queries: map[string]string{"main": `
+	Queries: map[string]string{
+		"main": `
 		(function_declaration (simple_identifier) @name) @fun
 		(class_declaration (type_identifier) @cname) @class
 		(call_expression (call_suffix (annotated_lambda))) @block
 		(call_expression (simple_identifier) @fn) @call
 		(infix_expression (_) (simple_identifier) @infix) @inf
-	`},
+	` + kotlinFlow.query()},
 	Analyze: analyzeKotlin,
 	Samples: []Sample{
 		{Path: "src/test/kotlin/CalcTest.kt", Source: "class CalcTest {\n    @Test\n    fun adds() { assertEquals(2, 1 + 1); result shouldBe 2 }\n    @Disabled(\"x\") @Test fun off() {}\n    @ParameterizedTest @ValueSource(ints = [1, 2]) fun cases(n: Int) { assertTrue(true) }\n    fun helper() { verify { m.call() } }\n}\n",
 			Tests: []string{"CalcTest#adds active", "CalcTest#off skipped", "CalcTest#cases active"}, Assertions: 3, Vacuous: 1},
 		{Path: "src/test/kotlin/CalcSpec.kt", Source: "class CalcSpec : StringSpec({\n    \"strings work\" { \"a\".length shouldBe 1 }\n    test(\"named\") { shouldThrow<E> { f() } }\n    xtest(\"skipped\") { }\n    test(\"off\").config(enabled = false) { }\n})\n",
 			Tests: []string{"CalcSpec > strings work active", "CalcSpec > named active", "CalcSpec > skipped skipped", "CalcSpec > off skipped"}, Assertions: 2},
+		// Switched off however it is written: a return first, an assumption
+		// that fails on a constant, a disabled class, kotest's bang and
+		// config, a skip exception, a test never registered. Real
+		// conditions stay active; assertions that cannot run or cannot
+		// fail are not counted.
+		{Path: "src/test/kotlin/SwitchedTest.kt", Source: "class SwitchedTest {\n    @Test fun returnsFirst() { if (true) return; assertEquals(1, x) }\n    @Test fun assumes() { Assumptions.assumeTrue(false); assertEquals(1, x) }\n    @Test fun assumesReal() { assumeTrue(isLinux()); assertEquals(1, x) }\n    @Test fun vacuous() { assertEquals(3, 3); assertTrue(!false); 1 shouldBe 1; assert(true); x shouldBe 1; if (false) { x shouldBe 2 } }\n}\n@Disabled class OffTest { @Test fun inside() {} }\nclass OffSpec : FunSpec({\n    test(\"config\").config(enabledIf = { false }) { }\n    test(\"config real\").config(enabled = isLinux) { }\n    \"!bang\" { }\n    test(\"return first\") { return@test }\n    test(\"aborts\") { throw TestAbortedException() }\n    if (false) { test(\"never\") { } }\n})\n",
+			Tests: []string{"SwitchedTest#returnsFirst skipped", "SwitchedTest#assumes skipped", "SwitchedTest#assumesReal active", "SwitchedTest#vacuous active", "OffTest#inside skipped",
+				"OffSpec > config skipped", "OffSpec > config real active", "OffSpec > !bang skipped", "OffSpec > return first skipped", "OffSpec > aborts skipped", "OffSpec > never skipped"}, Assertions: 2, Vacuous: 4},
+		// Kotest's focus: a top-level "f:" test runs alone.
+		{Path: "src/test/kotlin/FocusSpec.kt", Source: "class FocusSpec : FunSpec({\n    test(\"f:focused\") { }\n    test(\"other\") { }\n})\n",
+			Tests: []string{"FocusSpec > f:focused active", "FocusSpec > other skipped"}},
 		// Negative: not tests.
 		{Path: "src/main/kotlin/Calc.kt", Source: "class Calc { @Test fun notInATestFile() {} }\n", Tests: nil},
 		{Path: "src/test/kotlin/Util.kt", Source: "class Util { fun testLooksLikeJUnit3() {} fun setup() { listOf(1).forEach { } } }\n", Tests: nil},
@@ -50,28 +62,33 @@ type kotlinNode struct {
 }
 
 func analyzeKotlin(f *File) {
+	fl := newFlow(f, kotlinFlow)
+	defer fl.close()
 	var nodes []kotlinNode
 	type fun struct{ node, name *sitter.Node }
 	var funs []fun
-	f.Each("main", f.Root, func(c map[string]*sitter.Node) {
+	fl.each(func(c map[string]*sitter.Node) {
 		switch {
 		case c["class"] != nil:
 			cl := c["class"]
-			nodes = append(nodes, kotlinNode{start: cl.StartByte(), end: cl.EndByte(), name: f.Text(c["cname"]), class: true})
+			off := jvmAnnotationsOff(f, kotlinFlow, kotlinAnnotations(f, cl))
+			nodes = append(nodes, kotlinNode{start: cl.StartByte(), end: cl.EndByte(), name: f.Text(c["cname"]), class: true, skipped: off})
 		case c["fun"] != nil:
 			funs = append(funs, fun{c["fun"], c["name"]})
 		case c["block"] != nil:
-			if n, ok := kotestBlock(f, c["block"]); ok {
+			if n, ok := kotestBlock(f, fl, c["block"]); ok {
 				nodes = append(nodes, n)
 			}
 		case c["call"] != nil:
 			fn := f.Text(c["fn"])
-			if strings.HasPrefix(fn, "assert") || fn == "verify" || fn == "fail" || strings.HasPrefix(fn, "should") {
-				f.Assert(fn == "assertTrue" && strings.ReplaceAll(kotlinCallArgs(f, c["call"]), " ", "") == "(true)")
+			if (strings.HasPrefix(fn, "assert") || fn == "verify" || fn == "fail" || strings.HasPrefix(fn, "should")) && !fl.dead(c["call"]) {
+				f.Assert(kotlinVacuous(f, fn, c["call"]))
 			}
 		case c["inf"] != nil:
-			if strings.HasPrefix(f.Text(c["infix"]), "should") {
-				f.Assert(false)
+			if op := f.Text(c["infix"]); strings.HasPrefix(op, "should") && !fl.dead(c["inf"]) {
+				check := map[string]flowCheck{"shouldBe": checkEqual, "shouldNotBe": checkNotEqual}[op]
+				inf := c["inf"]
+				f.Assert(check != 0 && inf.NamedChildCount() == 3 && kotlinFlow.passes(f, check, inf.NamedChild(0), inf.NamedChild(2)))
 			}
 		}
 	})
@@ -88,37 +105,69 @@ func analyzeKotlin(f *File) {
 			continue
 		}
 		var classes []string
+		skipped := jvmAnnotationsOff(f, kotlinFlow, ann)
 		for _, n := range nodes {
 			if n.class && n.start < fn.node.StartByte() && fn.node.EndByte() <= n.end {
 				classes = append(classes, n.name)
+				skipped = skipped || n.skipped
 			}
 		}
 		if len(classes) == 0 {
 			continue
 		}
 		cls := strings.Join(classes, ".")
-		f.AddTest(cls+"#"+f.Text(fn.name), fn.name, ann["Disabled"] || ann["Ignore"])
+		for i := 0; i < int(fn.node.NamedChildCount()); i++ {
+			if b := fn.node.NamedChild(i); b.Type() == "function_body" {
+				skipped = skipped || fl.skips(b)
+			}
+		}
+		f.AddTest(cls+"#"+f.Text(fn.name), fn.name, skipped)
+	}
+	// Kotest's focus: once a top-level test's name starts with "f:", only
+	// the focused ones run.
+	anyFocus := false
+	for _, n := range nodes {
+		anyFocus = anyFocus || !n.class && strings.HasPrefix(n.name, "f:")
 	}
 	for i, n := range nodes {
 		if n.class || n.group {
 			continue
 		}
 		var path []string
-		skipped := n.skipped
+		skipped, focused := n.skipped, strings.HasPrefix(n.name, "f:")
 		for _, g := range nodes[:i] {
 			if g.start <= n.start && n.end <= g.end && (g.class || g.group) {
 				path = append(path, g.name)
 				skipped = skipped || g.skipped
+				focused = focused || g.group && strings.HasPrefix(g.name, "f:")
 			}
 		}
-		f.AddTest(strings.Join(append(path, n.name), " > "), n.node, skipped)
+		f.AddTest(strings.Join(append(path, n.name), " > "), n.node, skipped || anyFocus && !focused)
 	}
-	sort.SliceStable(f.Result.Tests, func(i, j int) bool { return f.Result.Tests[i].Line < f.Result.Tests[j].Line })
+	f.sortTests()
 }
 
 // kotestBlock reads a kotest container or test: "name" { }, test("name") { },
 // test("name").config(enabled = false) { }, describe("…") { }.
-func kotestBlock(f *File, call *sitter.Node) (kotlinNode, bool) {
+func kotestBlock(f *File, fl *flow, call *sitter.Node) (kotlinNode, bool) {
+	n, ok := kotestBlock0(f, call)
+	if !ok {
+		return n, false
+	}
+	// A bang before the name disables a test; a test never registered
+	// (under if (false)) is off too; so is one whose body skips first.
+	n.skipped = n.skipped || strings.HasPrefix(n.name, "!") || fl.dead(call)
+	if !n.group {
+		if suffix := flowLastNamed(call); suffix != nil && suffix.Type() == "call_suffix" {
+			if lambda := flowLastNamed(suffix); lambda != nil && lambda.Type() == "annotated_lambda" {
+				n.skipped = n.skipped || fl.skips(flowLastNamed(lambda))
+			}
+		}
+	}
+	return n, true
+}
+
+func kotestBlock0(f *File, call *sitter.Node) (kotlinNode, bool) {
 	callee := call.NamedChild(0)
 	n := kotlinNode{start: call.StartByte(), end: call.EndByte(), node: call}
 	switch callee.Type() {
@@ -129,9 +178,7 @@ func kotestBlock(f *File, call *sitter.Node) (kotlinNode, bool) {
 		inner := callee
 		// test("x").config(enabled = false) { }: look through .config(…).
 		if nav := inner.NamedChild(0); nav != nil && nav.Type() == "navigation_expression" {
-			if strings.Contains(strings.ReplaceAll(f.Text(inner), " ", ""), "enabled=false") {
-				n.skipped = true
-			}
+			n.skipped = kotestConfigOff(f, inner)
 			inner = nav.NamedChild(0)
 			if inner != nil && inner.Type() == "string_literal" {
 				// "name".config(enabled = false) { } in a StringSpec.
@@ -164,9 +211,9 @@ func kotestBlock(f *File, call *sitter.Node) (kotlinNode, bool) {
 	return n, false
 }
 
-// kotlinAnnotations returns the simple names of a function's annotations.
-func kotlinAnnotations(f *File, fn *sitter.Node) map[string]bool {
-	out := map[string]bool{}
+// kotlinAnnotations returns a declaration's annotations by simple name.
+func kotlinAnnotations(f *File, fn *sitter.Node) map[string]*sitter.Node {
+	out := map[string]*sitter.Node{}
 	for i := 0; i < int(fn.NamedChildCount()); i++ {
 		mods := fn.NamedChild(i)
 		if mods.Type() != "modifiers" {
@@ -184,7 +231,7 @@ func kotlinAnnotations(f *File, fn *sitter.Node) map[string]bool {
 			if k := strings.LastIndexByte(text, '.'); k >= 0 {
 				text = text[k+1:]
 			}
-			out[strings.TrimSpace(text)] = true
+			out[strings.TrimSpace(text)] = a
 		}
 	}
 	return out

@@ -20,7 +20,7 @@ import (
 
 // Version changes whenever a change to a language can change a count, so
 // that cached results of an older engine are never reused.
-const Version = 9
+const Version = 12
 
 // Status is whether a test runs.
 type Status string
@@ -40,6 +40,10 @@ type Test struct {
 	Line int `json:"line"`
 	// Status says whether the test runs.
 	Status Status `json:"status"`
+	// Conditional says the test runs only where a condition holds that
+	// sentinel cannot know ("importorskip": Python's pytest.importorskip
+	// at the module's top level or in the test); the test stays active.
+	Conditional string `json:"conditional,omitempty"`
 	// Assertions and Vacuous count the assertions in the test's own code,
 	// and in the helpers of its file that it calls: a drop in assertions
 	// names the test that lost them, and a test emptied of them is a loss
@@ -83,6 +87,9 @@ type Result struct {
 	// Filtered reports that the prefilter found no test marker, so the
 	// file was never parsed and holds nothing.
 	Filtered bool `json:"-"`
+	// Python is a Python module's classes, functions and imports, from
+	// which the count of a project decides what pytest collects.
+	Python *PyModule `json:"-"`
 }
 
 // Active returns the number of tests that run.

@@ -35,7 +35,7 @@ var Python = &Language{
 	Samples: []Sample{
 		{Path: "test_a.py", Source: "def test_one():\n    assert add(1) == 1\n\nasync def test_two():\n    assert True\n\nclass TestCls:\n    def test_m(self):\n        assert x\n    class TestInner:\n        def test_n(self): pass\n",
 			Tests: []string{"test_one active", "test_two active", "TestCls.test_m active", "TestCls.TestInner.test_n active"}, Assertions: 2, Vacuous: 1},
-		{Path: "tests/unit/helpers.py", Source: "import pytest, unittest\n@pytest.mark.skip(reason='x')\ndef test_a(): pass\n@pytest.mark.skipif(True, reason='x')\ndef test_b(): pass\n@unittest.skip\nclass TestC(unittest.TestCase):\n    def test_c(self):\n        self.assertEqual(1, x)\n        self.assertTrue(True)\n        with pytest.raises(ValueError): pass\n",
+		{Path: "tests/unit/test_helpers.py", Source: "import pytest, unittest\n@pytest.mark.skip(reason='x')\ndef test_a(): pass\n@pytest.mark.skipif(True, reason='x')\ndef test_b(): pass\n@unittest.skip\nclass TestC(unittest.TestCase):\n    def test_c(self):\n        self.assertEqual(1, x)\n        self.assertTrue(True)\n        with pytest.raises(ValueError): pass\n",
 			Tests: []string{"test_a skipped", "test_b skipped", "TestC.test_c skipped"}, Assertions: 2, Vacuous: 1},
 		{Path: "test_p.py", Source: "import pytest\n@pytest.mark.parametrize('x', [1, 2, 3])\ndef test_param(x):\n    def test_inner(): pass\n    assert x\n",
 			Tests: []string{"test_param active"}, Assertions: 1},
@@ -142,6 +142,44 @@ var Python = &Language{
 			"    self.assertEqual(3, f())\n    self.assertTrue(False)\n    self.fail('x')\n    self.assertIsNone(f())\n    self.assertEqual(*pair)\n" +
 			"    self.assertEqual(0, 1)\n    assert 1 == 2\n    self.assertFailure('2004', 'spam')\n    self.assertAlmostEqual(1.0, 1.0)\n",
 			Tests: []string{"test_v active"}, Assertions: 13, Vacuous: 19},
+		// A mixin's tests run through the classes that collect them, under
+		// their names: pytest's Test… classes (base classes' tests first),
+		// and unittest's TestCase subclasses, whatever their names, whose
+		// tests are the methods named test… (no underscore needed), sorted,
+		// or else runTest.
+		{Path: "test_mixin.py", Source: "import unittest\nclass Mixin:\n    def test_shared(self):\n        assert f()\n" +
+			"class TestA(Mixin):\n    def test_own(self): pass\n" +
+			"class CaseB(Mixin, unittest.TestCase):\n    def testCamel(self): pass\n    def runTest(self): pass\n" +
+			"class CaseC(unittest.TestCase):\n    def runTest(self): pass\n",
+			Tests: []string{"TestA.test_shared active", "TestA.test_own active", "CaseB.testCamel active", "CaseB.test_shared active", "CaseC.runTest active"}, Assertions: 1},
+		// Classes pytest does not collect: a constructor (its own, a
+		// base's, a builtin base's), __test__ = False; __test__ = True
+		// collects a class whatever its name.
+		{Path: "test_ctor.py", Source: "class TestInit:\n    def __init__(self): pass\n    def test_a(self): pass\n" +
+			"class TestChild(TestInit):\n    def test_b(self): pass\n" +
+			"class TestError(Exception):\n    def test_c(self): pass\n" +
+			"class TestHidden:\n    __test__ = False\n    def test_d(self): pass\n" +
+			"class Checks:\n    __test__ = True\n    def test_e(self): pass\n",
+			Tests: []string{"Checks.test_e active"}},
+		// Fixtures, properties and classmethods are not tests; a
+		// staticmethod is. A name bound twice is collected once, as last
+		// bound; a subclass hides a base's test by binding its name.
+		{Path: "test_attrs.py", Source: "import pytest\n@pytest.fixture\ndef test_data(): return 1\n" +
+			"class TestP:\n    @property\n    def test_p(self): pass\n    @classmethod\n    def test_c(cls): pass\n    @staticmethod\n    def test_s(): pass\n" +
+			"def test_dup(): pass\ndef test_dup():\n    assert f()\n" +
+			"class TestBase:\n    def test_a(self): pass\nclass TestSub(TestBase):\n    test_a = None\n",
+			Tests: []string{"TestP.test_s active", "test_dup active", "TestBase.test_a active"}, Assertions: 1},
+		// TestCase by any import of it, or by a name that says so.
+		{Path: "test_bases.py", Source: "from unittest import TestCase as TC\nimport unittest as ut\nfrom django.test import SimpleTestCase\n" +
+			"class Foo(TC):\n    def test_q(self): pass\nclass Bar(ut.TestCase):\n    def test_r(self): pass\n" +
+			"class Baz(SimpleTestCase):\n    def test_s(self): pass\nAlias = Foo\nclass Helper(object):\n    def test_t(self): pass\n",
+			Tests: []string{"Foo.test_q active", "Bar.test_r active", "Baz.test_s active", "Alias.test_q active"}},
+		// pytest.importorskip at the top of a module: its tests stay active.
+		{Path: "test_np.py", Source: "import pytest\nnp = pytest.importorskip('numpy')\ndef test_a():\n    assert np.ones(1)\n",
+			Tests: []string{"test_a active"}, Assertions: 1},
+		// Not a file pytest collects, even below tests/: its test functions
+		// are not tests, its assertions still count.
+		{Path: "tests/typing/typing_progressbar.py", Source: "def test_types():\n    assert f()\n", Assertions: 1},
 		// Negative: not tests.
 		{Path: "test_n.py", Source: "def helper():\n    def test_nested(): pass\ntesting = 1\ndef tester(): pass\nclass Thing:\n    pass\n", Tests: []string{"tester active"}},
 		{Path: "app.py", Source: "def test_not_in_a_test_file(): assert 1\n", Tests: nil},
@@ -179,6 +217,7 @@ func analyzePython(f *File) {
 		node, name *sitter.Node
 	}
 	var defs []def
+	var classes []*sitter.Node
 	skippedDecorated := map[uint32]bool{} // start byte of the definition → skipped
 	f.Each("main", f.Root, func(c map[string]*sitter.Node) {
 		switch {
@@ -188,6 +227,7 @@ func analyzePython(f *File) {
 			defs = append(defs, def{d, c["name"]})
 		case c["class"] != nil:
 			cl := c["class"]
+			classes = append(classes, cl)
 			// pytestmark in a class body marks each of its tests.
 			skipped := pyMarksSkip(f, cl.ChildByFieldName("body"), false)
 			scopes = append(scopes, pyScope{start: cl.StartByte(), end: cl.EndByte(), class: true, name: f.Text(c["cname"]), skipped: skipped})
@@ -236,13 +276,9 @@ func analyzePython(f *File) {
 	var strs map[int]bool
 	// Enclosing scopes, outermost first.
 	sort.Slice(scopes, func(i, j int) bool { return scopes[i].start < scopes[j].start })
-	for _, d := range defs {
-		name := f.Text(d.name)
-		if !strings.HasPrefix(name, "test") {
-			continue
-		}
-		var path []string
-		nested, skipped := false, skippedDecorated[d.node.StartByte()] || a.switchedOff(d.node)
+	// context returns the classes around a definition, whether a function
+	// encloses it, and whether a class around it switches it off.
+	context := func(n *sitter.Node) (path []string, nested, skipped bool) {
 		if f.Result.ParseError {
 			// An error tree may have lost the classes around the def
 			// (tree-sitter-python stumbles on a continuation line dedented
@@ -250,34 +286,70 @@ func analyzePython(f *File) {
 			if strs == nil {
 				strs = pyStringLines(f)
 			}
-			path, nested = pyContextByIndent(f.Src, d.node, strs)
-			if !nested {
-				f.AddTestSpan(strings.Join(append(path, name), "."), d.name, skipped, d.node)
-			}
-			continue
+			path, nested = pyContextByIndent(f.Src, n, strs)
+			return path, nested, false
 		}
 		for _, sc := range scopes {
-			if sc.start == d.node.StartByte() || sc.start > d.node.StartByte() || sc.end < d.node.EndByte() {
+			if sc.start == n.StartByte() || sc.start > n.StartByte() || sc.end < n.EndByte() {
 				continue
 			}
 			if !sc.class {
-				nested = true
-				break
+				return nil, true, false
 			}
 			path = append(path, sc.name)
 			skipped = skipped || sc.skipped
 		}
+		return path, false, skipped
+	}
+	sum := &pySummary{f: f, m: &PyModule{}}
+	sum.markStatic(f.Root, true)
+	for _, d := range defs {
+		name := f.Text(d.name)
+		path, nested, classSkipped := context(d.node)
 		if nested {
 			continue
 		}
-		f.AddTestSpan(strings.Join(append(path, name), "."), d.name, skipped, d.node)
-	}
-	sort.SliceStable(f.Result.Tests, func(i, j int) bool { return f.Result.Tests[i].Line < f.Result.Tests[j].Line })
-	if pyMarksSkip(f, f.Root, true) {
-		for i := range f.Result.Tests {
-			f.Result.Tests[i].Status = Skipped
+		own := skippedDecorated[d.node.StartByte()] || a.switchedOff(d.node)
+		raw := -1
+		if pyRawTest(name) {
+			// Its assertions are credited to it: a helper's go to the
+			// tests that call it.
+			raw = len(f.Result.Tests)
+			f.AddTestSpan(strings.Join(append(path, name), "."), d.name, own || classSkipped, d.node)
+		}
+		if !sum.dead.has(d.node.StartByte()) {
+			sum.addDef(d.node, d.name, path, own, raw)
 		}
 	}
+	for _, cl := range classes {
+		path, nested, _ := context(cl)
+		if !nested && !sum.dead.has(cl.StartByte()) {
+			sum.addClass(cl, path, pyMarksSkip(f, cl.ChildByFieldName("body"), false))
+		}
+	}
+	sum.topLevel()
+	sum.m.Skipped = pyMarksSkip(f, f.Root, true)
+	// Each definition's own figures, then the tests pytest collects from
+	// the file on its own; the count of a project collects again, with
+	// its configuration and its other modules.
+	f.identify()
+	f.testNodes = nil
+	for i, raw := range sum.raws {
+		if raw >= 0 {
+			own := sum.m.Defs[i].Test
+			sum.m.Defs[i].Test = f.Result.Tests[raw]
+			sum.m.Defs[i].Test.Name = own.Name
+			sum.m.Defs[i].Test.Status = own.Status
+			sum.m.Defs[i].Test.Conditional = own.Conditional
+		}
+	}
+	f.Result.Python = sum.m
+	f.Result.Tests = pyCollectAlone(f.Path, sum.m)
+}
+
+// pyLastName is the last part of a dotted name.
+func pyLastName(s string) string {
+	return s[strings.LastIndexByte(s, '.')+1:]
 }
 
 // markDead finds the code that never runs: the branches a constant

@@ -16,18 +16,27 @@ var Ruby = &Language{
 	Grammars:  map[string]func() *sitter.Language{".rb": ruby.GetLanguage},
 	TestFiles: []string{"**/spec/**/*_spec.rb", "**/test/**/*_test.rb", "**/test/**/test_*.rb", "*_spec.rb", "*_test.rb"},
 	Markers:   []string{"it ", "it(", "specify", "example", "scenario", "its", "def test", "test ", "assert", "refute", "expect", "should", "focus"},
-	Queries: map[string]string{"main": `
+	Queries: map[string]string{
+		"main": `
 		(call method: (identifier) @method) @call
 		(method name: (identifier) @name) @def
 		(class name: (_) @cname) @class
 		(module name: (_) @cname) @module
-	`},
+	` + rubyFlow.query()},
 	Analyze: analyzeRuby,
 	Samples: []Sample{
 		{Path: "spec/a_spec.rb", Source: "describe Calc do\n  context \"adding\" do\n    it \"adds\" do\n      expect(1 + 1).to eq(2)\n      expect(true).to be true\n    end\n    xit \"later\" do end\n    it \"pending\"\n    it \"meta\", skip: true do end\n    its(:size) { is_expected.to eq 1 }\n  end\nend\n",
 			Tests: []string{"Calc > adding > adds active", "Calc > adding > later skipped", "Calc > adding > pending skipped", "Calc > adding > meta skipped", "Calc > adding > size active"}, Assertions: 2, Vacuous: 1},
 		{Path: "test/models/user_test.rb", Source: "class UserTest < ActiveSupport::TestCase\n  test \"is valid\" do\n    assert user.valid?\n    refute_nil user\n  end\n  def test_name\n    assert_equal \"a\", user.name\n    skip \"later\"\n  end\n  def helper; assert true; end\nend\n",
-			Tests: []string{"UserTest#test_is_valid active", "UserTest#test_name active"}, Assertions: 3, Vacuous: 1},
+			Tests: []string{"UserTest#test_is_valid active", "UserTest#test_name skipped"}, Assertions: 3, Vacuous: 1},
+		// Switched off however it is written: skip under a constant
+		// condition, omit_if on a constant, next first, an example never
+		// defined. Real conditions stay active; assertions that cannot run
+		// or cannot fail are not counted.
+		{Path: "spec/off_spec.rb", Source: "describe Off do\n  it \"skips if true\" do\n    skip \"later\" if true\n    expect(a).to eq(1)\n  end\n  it \"skips on a real condition\" do\n    skip \"windows\" if Gem.win_platform?\n    expect(a).to eq(1)\n  end\n  it \"omits\" do omit_if(1 == 1) end\n  it \"meta real\", skip: !linux? do end\n  it \"meta false\", skip: false do end\n  it \"next first\" do next; expect(a).to eq(1) end\n  it \"never\" do end if false\n  it \"vacuous\" do\n    expect(1).to eq(1); expect(true).to be true; expect(nil).to be_nil; expect(1).not_to eq(2); expect(:a).to eq(:a)\n    expect(a).to eq(1); expect(1).to eq(a); expect(true).to be false\n    if false then expect(a).to eq(2) end\n  end\nend\n",
+			Tests: []string{"Off > skips if true skipped", "Off > skips on a real condition active", "Off > omits skipped", "Off > meta real active", "Off > meta false active", "Off > next first skipped", "Off > never skipped", "Off > vacuous active"}, Assertions: 4, Vacuous: 5},
+		{Path: "test/vacuous_test.rb", Source: "class VacuousTest < Minitest::Test\n  def test_vacuous; assert_equal 1, 1; assert true; refute false; assert_nil nil; assert_equal \"a\", 'a'; assert_equal 1, a; end\n  def test_return_first; return; assert a; end\n  def test_pend; pend(\"later\"); end\nend\n",
+			Tests: []string{"VacuousTest#test_vacuous active", "VacuousTest#test_return_first skipped", "VacuousTest#test_pend skipped"}, Assertions: 1, Vacuous: 5},
 		// Negative: not tests.
 		{Path: "lib/calc.rb", Source: "def test_x; assert 1; end\n", Tests: nil},
 		{Path: "spec/b_spec.rb", Source: "describe X do\n  let(:it_value) { 1 }\n  def testing; end\nend\n", Tests: nil},
@@ -52,10 +61,12 @@ type rubyBlock struct {
 }
 
 func analyzeRuby(f *File) {
+	fl := newFlow(f, rubyFlow)
+	defer fl.close()
 	var blocks []rubyBlock
 	var defs []*sitter.Node
 	var defNames []*sitter.Node
-	f.Each("main", f.Root, func(c map[string]*sitter.Node) {
+	fl.each(func(c map[string]*sitter.Node) {
 		switch {
 		case c["class"] != nil || c["module"] != nil:
 			cl := c["class"]
@@ -67,7 +78,7 @@ func analyzeRuby(f *File) {
 			defs = append(defs, c["def"])
 			defNames = append(defNames, c["name"])
 		case c["call"] != nil:
-			rubyCall(f, c["call"], f.Text(c["method"]), &blocks)
+			rubyCall(f, fl, c["call"], f.Text(c["method"]), &blocks)
 		}
 	})
 	sort.SliceStable(blocks, func(i, j int) bool { return blocks[i].start < blocks[j].start })
@@ -105,16 +116,12 @@ func analyzeRuby(f *File) {
 		if cls == "" {
 			continue
 		}
-		st := Active
-		if rubyDefSkips(f, d) {
-			st = Skipped
-		}
-		f.Result.Tests = append(f.Result.Tests, Test{Name: cls + "#" + name, Line: Line(defNames[i]), Status: st})
+		f.AddTestSpan(cls+"#"+name, defNames[i], rubyDefSkips(fl, d), d)
 	}
-	sort.SliceStable(f.Result.Tests, func(i, j int) bool { return f.Result.Tests[i].Line < f.Result.Tests[j].Line })
+	f.sortTests()
 }
 
-func rubyCall(f *File, call *sitter.Node, method string, blocks *[]rubyBlock) {
+func rubyCall(f *File, fl *flow, call *sitter.Node, method string, blocks *[]rubyBlock) {
 	recv := call.ChildByFieldName("receiver")
 	args := call.ChildByFieldName("arguments")
 	block := call.ChildByFieldName("block")
@@ -135,7 +142,7 @@ func rubyCall(f *File, call *sitter.Node, method string, blocks *[]rubyBlock) {
 			}
 			name = "test_" + strings.ReplaceAll(name, " ", "_")
 		}
-		skipped := rubySkipped[method] || block == nil || rubySkipMeta(f, args) || rubyBodySkips(f, block)
+		skipped := rubySkipped[method] || block == nil || rubySkipMeta(f, args) || rubyBodySkips(fl, block) || fl.dead(call)
 		*blocks = append(*blocks, rubyBlock{start: call.StartByte(), end: call.EndByte(), name: name, skipped: skipped, node: call})
 	case (recv == nil || f.Text(recv) == "RSpec") && rubyGroups[method] && block != nil:
 		name := ""
@@ -143,18 +150,26 @@ func rubyCall(f *File, call *sitter.Node, method string, blocks *[]rubyBlock) {
 			name = strings.Trim(f.Text(args.NamedChild(0)), `"':`)
 		}
 		*blocks = append(*blocks, rubyBlock{start: call.StartByte(), end: call.EndByte(), name: name, group: true,
-			skipped: strings.HasPrefix(method, "x") || rubySkipMeta(f, args)})
+			skipped: strings.HasPrefix(method, "x") || rubySkipMeta(f, args) || fl.dead(call)})
 	case rubyMatchTo[method] && recv != nil:
 		// expect(x).to …, is_expected.to …: one assertion per chain.
 		if recv.Type() == "call" && f.Text(recv.ChildByFieldName("method")) == "expect" && recv.ChildByFieldName("receiver") == nil {
-			f.Assert(rubyVacuousExpect(f, recv, args))
-		} else if recv.Type() == "identifier" && f.Text(recv) == "is_expected" {
+			if !fl.dead(call) {
+				f.Assert(rubyVacuousExpect(f, recv, method, args))
+			}
+		} else if recv.Type() == "identifier" && f.Text(recv) == "is_expected" && !fl.dead(call) {
 			f.Assert(false)
 		}
 	case rubyShouldish[method]:
-		f.Assert(false)
+		if !fl.dead(call) {
+			f.Assert(false)
+		}
 	case recv == nil && (method == "assert" || strings.HasPrefix(method, "assert_") || method == "refute" || strings.HasPrefix(method, "refute_") || method == "flunk"):
-		f.Assert(method == "assert" && args != nil && args.NamedChildCount() >= 1 && args.NamedChild(0).Type() == "true")
+		if !fl.dead(call) {
+			check := rubyAssertChecks[method]
+			ops := flowArgs(args)
+			f.Assert(check != 0 && len(ops) >= check.operands() && rubyFlow.passes(f, check, ops[:check.operands()]...))
+		}
 	}
 }
 
@@ -182,34 +197,30 @@ func rubySkipMeta(f *File, args *sitter.Node) bool {
 		if a.Type() != "pair" {
 			continue
 		}
-		k := strings.TrimSuffix(f.Text(a.ChildByFieldName("key")), ":")
-		v := f.Text(a.ChildByFieldName("value"))
-		if (k == "skip" || k == "pending") && v != "false" && v != "nil" {
+		k := strings.TrimPrefix(strings.TrimSuffix(f.Text(a.ChildByFieldName("key")), ":"), ":")
+		if k != "skip" && k != "pending" {
+			continue
+		}
+		// skip: true or a reason skips; skip: false runs; skip: a real
+		// condition (skip: !linux?) decides at run time, so it stays active.
+		if truth, ok := rubyFlow.truth(f, a.ChildByFieldName("value")); ok && truth {
 			return true
 		}
 	}
 	return false
 }
 
-// rubyBodySkips reports an example whose body starts with skip or pending.
-func rubyBodySkips(f *File, block *sitter.Node) bool {
+// rubyBodySkips reports an example whose body skips: skip or pending in
+// any place of its top level (RSpec reports it so), under a constant
+// condition or not, or a next or return first.
+func rubyBodySkips(fl *flow, block *sitter.Node) bool {
 	if block == nil {
 		return false
 	}
 	for i := 0; i < int(block.NamedChildCount()); i++ {
-		body := block.NamedChild(i)
-		if body.Type() != "body_statement" && body.Type() != "block_body" {
-			continue
+		if body := block.NamedChild(i); body.Type() == "body_statement" || body.Type() == "block_body" {
+			return fl.skips(body)
 		}
-		if body.NamedChildCount() == 0 {
-			return false
-		}
-		first := body.NamedChild(0)
-		name := f.Text(first)
-		if first.Type() == "call" {
-			name = f.Text(first.ChildByFieldName("method"))
-		}
-		return name == "skip" || name == "pending" || first.Type() == "identifier" && (name == "skip" || name == "pending")
 	}
 	return false
 }
@@ -226,29 +237,38 @@ func rubyClassPath(blocks []rubyBlock, start, end uint32) string {
 	return strings.Join(names, "::")
 }
 
-// rubyDefSkips reports a Minitest method whose body starts with skip.
-func rubyDefSkips(f *File, def *sitter.Node) bool {
+// rubyDefSkips reports a Minitest method whose body skips (Minitest
+// reports a skip anywhere as the test's result) or returns first.
+func rubyDefSkips(fl *flow, def *sitter.Node) bool {
 	for i := 0; i < int(def.NamedChildCount()); i++ {
-		body := def.NamedChild(i)
-		if body.Type() != "body_statement" || body.NamedChildCount() == 0 {
-			continue
+		if body := def.NamedChild(i); body.Type() == "body_statement" {
+			return fl.skips(body)
 		}
-		first := body.NamedChild(0)
-		name := f.Text(first)
-		if first.Type() == "call" {
-			name = f.Text(first.ChildByFieldName("method"))
-		}
-		return name == "skip"
 	}
 	return false
 }
 
-// rubyVacuousExpect reports expect(true).to be(true), be true, be_truthy, eq true.
-func rubyVacuousExpect(f *File, expect, matcher *sitter.Node) bool {
-	args := expect.ChildByFieldName("arguments")
-	if args == nil || args.NamedChildCount() != 1 || args.NamedChild(0).Type() != "true" {
+// rubyVacuousExpect reports an expectation on constants that cannot fail:
+// expect(1).to eq(1), expect(true).to be true, expect(nil).to be_nil,
+// expect(1).not_to eq(2).
+func rubyVacuousExpect(f *File, expect *sitter.Node, to string, matcherArgs *sitter.Node) bool {
+	args := flowArgs(expect.ChildByFieldName("arguments"))
+	m := flowArgs(matcherArgs)
+	if len(args) != 1 || len(m) != 1 {
 		return false
 	}
-	m := strings.ReplaceAll(f.Text(matcher), " ", "")
-	return m == "betrue" || m == "be(true)" || m == "be_truthy" || m == "eq(true)" || m == "eqtrue"
+	matcher, ops := m[0], args
+	name := f.Text(matcher)
+	if matcher.Type() == "call" && matcher.ChildByFieldName("receiver") == nil {
+		name = f.Text(matcher.ChildByFieldName("method"))
+		ops = append(ops, flowArgs(matcher.ChildByFieldName("arguments"))...)
+	}
+	check := rubyMatchers[name]
+	if name == "be" && len(ops) == 1 {
+		check = checkTrue // a bare be: truthy
+	}
+	if to != "to" {
+		check = flowNegate[check]
+	}
+	return check != 0 && len(ops) >= check.operands() && rubyFlow.passes(f, check, ops[:check.operands()]...)
 }

@@ -15,17 +15,26 @@ var Swift = &Language{
 	Grammars:  map[string]func() *sitter.Language{".swift": swift.GetLanguage},
 	TestFiles: []string{"**/Tests/**/*.swift", "*Tests.swift"},
 	Markers:   []string{"func test", "@Test", "XCTAssert", "XCTFail", "#expect", "#require"},
-	Queries: map[string]string{"main": `
+	Queries: map[string]string{
+		"main": `
 		(function_declaration name: (simple_identifier) @name) @fun
 		(class_declaration name: (type_identifier) @cname) @class
 		(call_expression (simple_identifier) @fn) @call
-	`},
+	` + swiftFlow.query()},
 	Analyze: analyzeSwift,
 	Samples: []Sample{
-		{Path: "Tests/CalcTests.swift", Source: "import XCTest\nfinal class CalcTests: XCTestCase {\n    func testAdds() throws { XCTAssertEqual(2, 1 + 1) }\n    func testSkip() throws {\n        throw XCTSkip(\"x\")\n    }\n    func testMaybe() throws {\n        try XCTSkipIf(true)\n        XCTAssertTrue(true)\n    }\n    func helper() { XCTFail() }\n}\n",
+		{Path: "Tests/CalcTests.swift", Source: "import XCTest\nfinal class CalcTests: XCTestCase {\n    func testAdds() throws { XCTAssertEqual(2, 1 + 1) }\n    func testSkip() throws {\n        throw XCTSkip(\"x\")\n    }\n    func testMaybe() throws {\n        try XCTSkipIf(isCI)\n        XCTAssertTrue(true)\n    }\n    func helper() { XCTFail() }\n}\n",
 			Tests: []string{"CalcTests.testAdds active", "CalcTests.testSkip skipped", "CalcTests.testMaybe active"}, Assertions: 2, Vacuous: 1},
 		{Path: "Tests/NewTests.swift", Source: "import Testing\n@Test func adds() { #expect(1 + 1 == 2) }\n@Test(.disabled(\"later\")) func off() {}\nstruct Suite {\n    @Test(\"named\") func inSuite() throws { try #require(x != nil) }\n}\n",
 			Tests: []string{"adds active", "off skipped", "Suite.inSuite active"}, Assertions: 2},
+		// Switched off however it is written: a return first, a guard that
+		// always leaves, XCTSkipIf and XCTSkipUnless on a constant, an
+		// expected failure. Real conditions stay active; assertions that
+		// cannot run or cannot fail are not counted.
+		{Path: "Tests/OffTests.swift", Source: "import XCTest\nfinal class OffTests: XCTestCase {\n    func testReturnsFirst() { if true { return }; XCTAssertEqual(1, x) }\n    func testGuard() { guard false else { return }; XCTAssertEqual(1, x) }\n    func testSkipIf() throws { try XCTSkipIf(true, \"later\"); XCTAssertEqual(1, x) }\n    func testSkipUnless() throws { try XCTSkipUnless(!true) }\n    func testSkipReal() throws { try XCTSkipIf(ProcessInfo.isCI); XCTAssertEqual(1, x) }\n    func testExpectFailure() { XCTExpectFailure(\"bug 12\"); XCTAssertEqual(1, x) }\n    func testVacuous() { XCTAssertEqual(1, 1); XCTAssertTrue(true); XCTAssert(1 == 1); XCTAssertNil(nil); XCTAssertNotEqual(\"a\", \"b\"); XCTAssertEqual(x, x); XCTAssertEqual(1, x); if false { XCTAssertEqual(2, y) } }\n}\n",
+			Tests: []string{"OffTests.testReturnsFirst skipped", "OffTests.testGuard skipped", "OffTests.testSkipIf skipped", "OffTests.testSkipUnless skipped", "OffTests.testSkipReal active", "OffTests.testExpectFailure skipped", "OffTests.testVacuous active"}, Assertions: 3, Vacuous: 5},
+		{Path: "Tests/TraitTests.swift", Source: "import Testing\n@Test(.disabled(if: true)) func off() {}\n@Test(.disabled(if: isCI)) func real() {}\n@Test(.enabled(if: false)) func notEnabled() {}\n@Suite(.disabled()) struct OffSuite { @Test func inside() {} }\n@Test func expects() { #expect(true); #expect(1 == 1); #expect(x == 1); if false { #expect(y == 2) } }\n",
+			Tests: []string{"off skipped", "real active", "notEnabled skipped", "OffSuite.inside skipped", "expects active"}, Assertions: 1, Vacuous: 2},
 		// Negative: not tests.
 		{Path: "Sources/App/Calc.swift", Source: "class Calc { func testMode() {} }\n", Tests: nil},
 		{Path: "Tests/Helpers.swift", Source: "class Helper { func testLike() {} }\nfunc testFree() {}\n", Tests: nil},
@@ -33,26 +42,28 @@ var Swift = &Language{
 }
 
 func analyzeSwift(f *File) {
+	fl := newFlow(f, swiftFlow)
+	defer fl.close()
 	type class struct {
 		start, end uint32
 		name       string
 		xctest     bool
+		off        bool
 	}
 	var classes []class
 	type fun struct{ node, name *sitter.Node }
 	var funs []fun
-	f.Each("main", f.Root, func(c map[string]*sitter.Node) {
+	fl.each(func(c map[string]*sitter.Node) {
 		switch {
 		case c["class"] != nil:
 			cl := c["class"]
-			classes = append(classes, class{cl.StartByte(), cl.EndByte(), f.Text(c["cname"]), swiftInherits(f, cl, "XCTestCase")})
+			classes = append(classes, class{cl.StartByte(), cl.EndByte(), f.Text(c["cname"]), swiftInherits(f, cl, "XCTestCase"), swiftTraitsOff(f, cl, "Suite")})
 		case c["fun"] != nil:
 			funs = append(funs, fun{c["fun"], c["name"]})
 		case c["call"] != nil:
 			fn := f.Text(c["fn"])
-			if strings.HasPrefix(fn, "XCTAssert") || fn == "XCTFail" || fn == "XCTUnwrap" {
-				args := strings.ReplaceAll(f.Text(c["call"]), " ", "")
-				f.Assert(fn == "XCTAssertTrue" && strings.HasSuffix(args, "(true)"))
+			if (strings.HasPrefix(fn, "XCTAssert") || fn == "XCTFail" || fn == "XCTUnwrap") && !fl.dead(c["call"]) {
+				f.Assert(swiftVacuous(f, fn, c["call"]))
 			}
 		}
 	})
@@ -60,26 +71,30 @@ func analyzeSwift(f *File) {
 	for _, fn := range funs {
 		name := f.Text(fn.name)
 		var path []string
-		xctest := false
+		xctest, off := false, false
 		for _, cl := range classes {
 			if cl.start < fn.node.StartByte() && fn.node.EndByte() <= cl.end {
 				path = append(path, cl.name)
 				xctest = cl.xctest
+				off = off || cl.off
 			}
 		}
 		attrs := swiftAttributes(f, fn.node)
+		off = off || fl.skips(fn.node.ChildByFieldName("body"))
 		switch {
 		case strings.Contains(attrs, "@Test"):
-			f.AddTest(strings.Join(append(path, name), "."), fn.name, strings.Contains(attrs, ".disabled"))
+			f.AddTest(strings.Join(append(path, name), "."), fn.name, off || swiftTraitsOff(f, fn.node, "Test"))
 			// #expect and #require parse as ERROR nodes in this grammar:
-			// read them in the text of the test's body.
+			// count them in the text of the test's body.
 			body := f.Src[fn.node.StartByte():fn.node.EndByte()]
-			f.Result.Assertions += bytes.Count(body, []byte("#expect(")) + bytes.Count(body, []byte("#require("))
+			if bytes.Contains(body, []byte("#expect(")) || bytes.Contains(body, []byte("#require(")) {
+				swiftMacroChecks(f, fl, fn.node)
+			}
 		case xctest && strings.HasPrefix(name, "test") && swiftRunnable(f, fn.node, attrs):
-			f.AddTest(strings.Join(append(path, name), "."), fn.name, swiftPlainSkip(f, fn.node))
+			f.AddTest(strings.Join(append(path, name), "."), fn.name, off)
 		}
 	}
-	sort.SliceStable(f.Result.Tests, func(i, j int) bool { return f.Result.Tests[i].Line < f.Result.Tests[j].Line })
+	f.sortTests()
 }
 
 // swiftInherits reports a class that inherits from base; a struct is a
@@ -114,24 +129,4 @@ func swiftRunnable(f *File, fn *sitter.Node, attrs string) bool {
 		}
 	}
 	return true
-}
-
-// swiftPlainSkip reports `throw XCTSkip(…)` as a statement of the body.
-func swiftPlainSkip(f *File, fn *sitter.Node) bool {
-	body := fn.ChildByFieldName("body")
-	if body == nil {
-		return false
-	}
-	for i := 0; i < int(body.NamedChildCount()); i++ {
-		st := body.NamedChild(i)
-		if st.Type() != "statements" {
-			continue
-		}
-		for j := 0; j < int(st.NamedChildCount()); j++ {
-			if strings.HasPrefix(strings.Join(strings.Fields(f.Text(st.NamedChild(j))), " "), "throw XCTSkip(") {
-				return true
-			}
-		}
-	}
-	return false
 }

@@ -26,7 +26,7 @@ func countCommand(e *env) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "rev", Usage: "count the tree of this commit"},
 			&cli.BoolFlag{Name: "staged", Usage: "count the index being committed (honours GIT_INDEX_FILE)"},
-			&cli.BoolFlag{Name: "list", Usage: "print one test per line: path:line, language, name, status (with --format json: each test's platforms and notes too)"},
+			&cli.BoolFlag{Name: "list", Usage: "print one test per line: path:line, language, name, status (with --format json, every test as an object, with its platforms and notes)"},
 			formatFlag("text", "json"),
 		},
 		Action: func(c *cli.Context) error {
