@@ -116,14 +116,18 @@ func TestGoSuitesMatchRunners(t *testing.T) {
 	}
 
 	env := append(os.Environ(), "GOWORK=off", "GOPROXY=off", "GOFLAGS=-mod=readonly", "GOTOOLCHAIN=local")
-	listed := func(d, pattern string, extra ...string) []string {
+	// A package that does not build here (a dependency missing from the
+	// module cache, offline) is left out.
+	unbuilt := 0
+	listed := func(d, pattern string, extra ...string) ([]string, bool) {
 		cmd := exec.Command(goBin, append([]string{"test", "-v", "-count=1", "-run", pattern, "./" + d}, extra...)...)
 		cmd.Dir, cmd.Env = dir, env
 		out, err := cmd.Output()
 		if err != nil {
 			t.Logf("%s: go test %s: %v", d, pattern, err)
+			return nil, false
 		}
-		return strings.Split(string(out), "\n")
+		return strings.Split(string(out), "\n"), true
 	}
 	var dirs, identical, runnerTotal, sentinelTotal, fromBase int
 	pkgs := slices.Sorted(func(yield func(string) bool) {
@@ -136,20 +140,29 @@ func TestGoSuitesMatchRunners(t *testing.T) {
 	for _, d := range pkgs {
 		r := byDir[d]
 		var want []string
+		built := true
 		if len(r.gocheck) > 0 {
 			name := regexp.MustCompile(`^\w+\.\w+$`)
-			for _, line := range listed(d, "^("+strings.Join(r.gocheck, "|")+")$", "-check.list") {
+			lines, ok := listed(d, "^("+strings.Join(r.gocheck, "|")+")$", "-check.list")
+			built = built && ok
+			for _, line := range lines {
 				if name.MatchString(line) {
 					want = append(want, line)
 				}
 			}
 		}
 		for runner, typ := range r.testify {
-			for _, line := range listed(d, "^"+runner+"$") {
+			lines, ok := listed(d, "^"+runner+"$")
+			built = built && ok
+			for _, line := range lines {
 				if sub, ok := strings.CutPrefix(strings.TrimSpace(line), "=== RUN   "+runner+"/"); ok && !strings.Contains(sub, "/") {
 					want = append(want, typ+"."+sub)
 				}
 			}
+		}
+		if !built {
+			unbuilt++
+			continue
 		}
 		if len(want) == 0 && len(got[d]) == 0 {
 			continue
@@ -186,9 +199,12 @@ func TestGoSuitesMatchRunners(t *testing.T) {
 			identical++
 		}
 	}
-	t.Logf("%d packages with suites, %d identical; the runners list %d suite tests, sentinel %d; %d inherited from suites they embed",
-		dirs, identical, runnerTotal, sentinelTotal, fromBase)
-	if dirs == 0 {
+	t.Logf("%d packages with suites, %d identical; the runners list %d suite tests, sentinel %d; %d inherited from suites they embed; %d packages not built here",
+		dirs, identical, runnerTotal, sentinelTotal, fromBase, unbuilt)
+	switch {
+	case dirs == 0 && unbuilt > 0:
+		t.Skip("no package of go-git with suites builds here")
+	case dirs == 0:
 		t.Error("no suite found in go-git")
 	}
 }
