@@ -98,6 +98,12 @@ var Go = &Language{
 			"\tassert.Nil(t, err)\n\tassert.Len(t, xs, 3)\n\tExpect(1).To(Equal(f(x)))\n\tExpect(x).To(BeTrue())\n\tt.Fatal(\"x\")\n" +
 			"\tassert.Equal(t, 0, 1, \"unreachable\")\n\trequire.Less(t, 2, 1)\n\tassert.Contains(t, \"abc\", \"b\")\n}\n",
 			Tests: []string{"TestV active"}, Assertions: 11, Vacuous: 16},
+		// A constant of the file is as constant as its literal; a variable,
+		// or a constant of iota, is not.
+		{Path: "a_test.go", Source: "package a\nimport \"testing\"\nconst off = !false\nconst alias = off\nfunc TestA(t *testing.T) {\n\tif alias {\n\t\tt.Skip()\n\t}\n\tt.Error(\"x\")\n}\n",
+			Tests: []string{"TestA skipped"}},
+		{Path: "a_test.go", Source: "package a\nimport \"testing\"\nvar off = true\nconst (\n\ta = iota\n\tb\n)\nfunc TestA(t *testing.T) {\n\tif off {\n\t\tt.Skip()\n\t}\n\tif b == 1 {\n\t\tt.Skip()\n\t}\n\tt.Error(\"x\")\n}\n",
+			Tests: []string{"TestA active"}, Assertions: 1},
 		// A file go test never builds: its tests are switched off.
 		{Path: "a_test.go", Source: "//go:build ignore\n\npackage a\nimport \"testing\"\nfunc TestA(t *testing.T) { t.Error(\"x\") }\n",
 			Tests: []string{"TestA skipped"}, Assertions: 1},
@@ -464,6 +470,14 @@ func goConst(f *File, n *sitter.Node) constant {
 			return unknownConst
 		}
 		return constOfString("string", s, true)
+	case "identifier":
+		// A constant of the file (`const off = true`) is as constant as
+		// the literal it names; a chain of them is followed a few steps.
+		if v := goFileConsts(f)[f.Text(n)]; v != nil && f.constDepth < 8 {
+			f.constDepth++
+			defer func() { f.constDepth-- }()
+			return goConst(f, v)
+		}
 	case "parenthesized_expression":
 		if n.NamedChildCount() == 1 {
 			return goConst(f, n.NamedChild(0))
@@ -494,6 +508,39 @@ func goConst(f *File, n *sitter.Node) constant {
 		return constCompare(op, left, right)
 	}
 	return unknownConst
+}
+
+// goFileConsts maps the names a file declares with a top-level `const`,
+// one name to one value, to their value expressions; read once per file.
+func goFileConsts(f *File) map[string]*sitter.Node {
+	if f.consts != nil {
+		return f.consts
+	}
+	f.consts = map[string]*sitter.Node{}
+	for i := 0; i < int(f.Root.NamedChildCount()); i++ {
+		decl := f.Root.NamedChild(i)
+		if decl.Type() != "const_declaration" {
+			continue
+		}
+		for j := 0; j < int(decl.NamedChildCount()); j++ {
+			spec := decl.NamedChild(j)
+			if spec.Type() != "const_spec" {
+				continue
+			}
+			value := spec.ChildByFieldName("value")
+			names := 0
+			for k := 0; k < int(spec.NamedChildCount()); k++ {
+				if spec.NamedChild(k).Type() == "identifier" {
+					names++
+				}
+			}
+			if value == nil || names != 1 || value.NamedChildCount() != 1 {
+				continue
+			}
+			f.consts[f.Text(spec.ChildByFieldName("name"))] = value.NamedChild(0)
+		}
+	}
+	return f.consts
 }
 
 // goResolvesToTesting finds the innermost enclosing function that declares

@@ -20,7 +20,7 @@ import (
 
 // Version changes whenever a change to a language can change a count, so
 // that cached results of an older engine are never reused.
-const Version = 12
+const Version = 13
 
 // Status is whether a test runs.
 type Status string
@@ -381,6 +381,10 @@ type File struct {
 	at        uint32
 	testNodes []*sitter.Node
 	credits   []assertAt
+	// consts are the file's own named constants, for the constant
+	// evaluators; constDepth bounds a chain of them.
+	consts     map[string]*sitter.Node
+	constDepth int
 }
 
 // Each runs the named query over node and calls fn with the captures of

@@ -33,6 +33,12 @@ var Python = &Language{
 	},
 	Analyze: analyzePython,
 	Samples: []Sample{
+		// A module name bound once to a constant is that constant; one bound
+		// again (here by a function's global) is a variable.
+		{Path: "test_a.py", Source: "import pytest\nSKIP = True\n\n@pytest.mark.skipif(SKIP, reason='x')\ndef test_a():\n    assert f()\n\ndef test_b():\n    if SKIP:\n        return\n    assert g()\n",
+			Tests: []string{"test_a skipped", "test_b skipped"}, Assertions: 1},
+		{Path: "test_a.py", Source: "import pytest\nSKIP = True\n\ndef setup_module():\n    global SKIP\n    SKIP = False\n\n@pytest.mark.skipif(SKIP, reason='x')\ndef test_a():\n    assert f()\n",
+			Tests: []string{"test_a active"}, Assertions: 1},
 		{Path: "test_a.py", Source: "def test_one():\n    assert add(1) == 1\n\nasync def test_two():\n    assert True\n\nclass TestCls:\n    def test_m(self):\n        assert x\n    class TestInner:\n        def test_n(self): pass\n",
 			Tests: []string{"test_one active", "test_two active", "TestCls.test_m active", "TestCls.TestInner.test_n active"}, Assertions: 2, Vacuous: 1},
 		{Path: "tests/unit/test_helpers.py", Source: "import pytest, unittest\n@pytest.mark.skip(reason='x')\ndef test_a(): pass\n@pytest.mark.skipif(True, reason='x')\ndef test_b(): pass\n@unittest.skip\nclass TestC(unittest.TestCase):\n    def test_c(self):\n        self.assertEqual(1, x)\n        self.assertTrue(True)\n        with pytest.raises(ValueError): pass\n",

@@ -196,11 +196,57 @@ func pyVacuousSelf(f *File, attr string, args *sitter.Node) bool {
 // without interpolation, True, False, None, tuples and lists, not, unary
 // minus, and, or, comparisons (==, !=, <, <=, >, >=, is, is not, in,
 // not in) and parentheses. Anything else (a name, a call) is unknown.
+// pyModuleConsts maps the names the module binds exactly once, by a plain
+// `NAME = value` at its top level, to their values: a name bound again
+// anywhere in the file (another assignment, a global, a loop) is left out.
+func pyModuleConsts(f *File) map[string]*sitter.Node {
+	if f.consts != nil {
+		return f.consts
+	}
+	f.consts = map[string]*sitter.Node{}
+	once := map[string]*sitter.Node{}
+	for i := 0; i < int(f.Root.NamedChildCount()); i++ {
+		st := f.Root.NamedChild(i)
+		if st.Type() != "expression_statement" || st.NamedChildCount() != 1 {
+			continue
+		}
+		a := st.NamedChild(0)
+		if a.Type() != "assignment" {
+			continue
+		}
+		left, right := a.ChildByFieldName("left"), a.ChildByFieldName("right")
+		if left != nil && right != nil && left.Type() == "identifier" {
+			once[f.Text(left)] = right
+		}
+	}
+	// Any other binding of the name, anywhere, makes it a variable.
+	bound := map[string]int{}
+	src := string(f.Src)
+	for name := range once {
+		bound[name] = strings.Count(src, name+" =") + strings.Count(src, name+"=") + strings.Count(src, "global "+name) +
+			strings.Count(src, name+" +=") + strings.Count(src, "for "+name+" ") + strings.Count(src, "as "+name)
+	}
+	for name, v := range once {
+		if bound[name] == 1 {
+			f.consts[name] = v
+		}
+	}
+	return f.consts
+}
+
 func pyConst(f *File, n *sitter.Node) constant {
 	if n == nil {
 		return unknownConst
 	}
 	switch n.Type() {
+	case "identifier":
+		// A module name bound once, at the top level, to a constant
+		// (`SKIP = True`) is that constant; a chain is followed a few steps.
+		if v := pyModuleConsts(f)[f.Text(n)]; v != nil && f.constDepth < 8 {
+			f.constDepth++
+			defer func() { f.constDepth-- }()
+			return pyConst(f, v)
+		}
 	case "true":
 		return constOfBool(true)
 	case "false":
