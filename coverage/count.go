@@ -278,9 +278,9 @@ func countSnapshot(ctx context.Context, s *snapshot, o Options) (*Counts, error)
 	}
 	results := make([]*languages.Result, len(s.entries))
 	var jobs []job
-	js := s.js
-	if js == nil {
-		js = newJSSelection(ctx, s)
+	sel := s.sel
+	if sel == nil {
+		sel = newSelection(ctx, s)
 	}
 	py, err := newPyCount(ctx, s)
 	if err != nil {
@@ -297,7 +297,7 @@ func countSnapshot(ctx context.Context, s *snapshot, o Options) (*Counts, error)
 		if !underPaths(e.path, o.Paths) || excluded(e.path, excludes) {
 			continue
 		}
-		l := js.language(e.path)
+		l := sel.language(e.path)
 		full := false
 		if py.owns(e.path) {
 			l, full = py.language(ctx, i)

@@ -136,7 +136,7 @@ func lossesIn(ctx context.Context, info *gitrepo.Info, o Options, ref string, ch
 			return treeEntries(ctx, info.Root, rev)
 		}
 		defer s.close()
-		s.js = jsSelectionAt(ctx, s, rev)
+		s.sel = selectionAt(ctx, s, rev)
 		ro := o
 		ro.Mode, ro.Rev = Rev, rev
 		rc, err := countSnapshot(ctx, s, ro)

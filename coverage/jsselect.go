@@ -9,7 +9,6 @@ import (
 
 	"github.com/gobwas/glob"
 
-	"github.com/gitsentinel/sentinel/gitrepo"
 	"github.com/gitsentinel/sentinel/languages"
 )
 
@@ -662,27 +661,4 @@ func (pkg *jsPackage) runs(p string) bool {
 func jsCandidate(p string) bool {
 	_, ok := languages.JavaScript.Grammars[path.Ext(p)]
 	return ok && !inNodeModules(p)
-}
-
-// jsSelectionAt returns the selection of the revision's whole tree for a
-// snapshot that lists only the files a change touches, since the
-// package.json that decides is seldom among them. It is nil, for the
-// snapshot's own, when no file needs it or the tree cannot be listed.
-func jsSelectionAt(ctx context.Context, s *snapshot, rev string) *jsSelection {
-	need := false
-	for _, e := range s.entries {
-		need = need || jsCandidate(e.path) && languages.ForPath(e.path) == nil
-	}
-	if !need || rev == "" {
-		return nil
-	}
-	es, err := gitrepo.TreeEntries(ctx, s.root, rev)
-	if err != nil {
-		return nil
-	}
-	full := &snapshot{root: s.root, info: s.info, objects: s.objects}
-	for _, e := range es {
-		full.entries = append(full.entries, entry{path: e.Path, blob: e.Blob, mode: e.Mode})
-	}
-	return newJSSelection(ctx, full)
 }

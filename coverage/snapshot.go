@@ -56,9 +56,9 @@ type snapshot struct {
 	// partialRev, for a snapshot of some files of a commit only, is the
 	// revision whose tree holds the rest.
 	partialRev string
-	// js, when set, is the JavaScript file selection of the whole tree,
+	// sel, when set, is the runners' file selection of the whole tree,
 	// for a snapshot that lists only some of its files.
-	js *jsSelection
+	sel *selection
 	// context, when set, lists the whole tree that entries are a part
 	// of: Python's configuration and base classes are read there.
 	context func(context.Context) ([]entry, error)
