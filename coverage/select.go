@@ -87,7 +87,10 @@ type runnerKind struct {
 }
 
 // runnerKinds are the runner selections besides JavaScript's.
-var runnerKinds = []runnerKind{}
+var runnerKinds = []runnerKind{
+	{config: rubyConfig, languages: []*languages.Language{languages.Ruby}, build: newRubySelection},
+	{config: phpConfigName, languages: []*languages.Language{languages.PHP}, build: newPHPSelection},
+}
 
 // newSelection reads the snapshot's package.json files and runner configs.
 func newSelection(ctx context.Context, s *snapshot) *selection {

@@ -1,0 +1,175 @@
+package coverage
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"testing"
+
+	"github.com/gitsentinel/sentinel/internal/gittest"
+)
+
+// selectedFiles writes files into a new directory and returns the paths
+// sentinel counts there, sorted.
+func selectedFiles(t *testing.T, files map[string]string) []string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	counts, err := Count(context.Background(), Options{Mode: Plain, Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range counts.Files {
+		got = append(got, f.Path)
+	}
+	sort.Strings(got)
+	return got
+}
+
+// TestRubySelection checks which Ruby files RSpec's pattern, a Rakefile's
+// test tasks and Rails' test runner make test files, project by project.
+func TestRubySelection(t *testing.T) {
+	const spec = "describe X do\n  it \"works\" do\n    expect(1).to eq(x)\n  end\nend\n"
+	const test = "class XTest < Minitest::Test\n  def test_works\n    assert x\n  end\nend\n"
+	cases := []struct {
+		name  string
+		files map[string]string
+		want  []string
+	}{
+		{"no project keeps the name globs", map[string]string{
+			"spec/a_spec.rb": spec, "test/b_test.rb": test, "lib/c_spec.rb": spec, "lib/d.rb": spec,
+		}, []string{"lib/c_spec.rb", "spec/a_spec.rb", "test/b_test.rb"}},
+		{"rspec defaults: spec/**/*_spec.rb only", map[string]string{
+			".rspec": "--require spec_helper\n", "spec/a_spec.rb": spec, "spec/x/b_spec.rb": spec,
+			"spec/c_specs.rb": spec, "d_spec.rb": spec, "lib/e_spec.rb": spec, "spec/support/helper.rb": spec,
+		}, []string{"spec/a_spec.rb", "spec/x/b_spec.rb"}},
+		{"a Gemfile and a spec directory are RSpec's project", map[string]string{
+			"Gemfile": "source 'https://rubygems.org'\n", "spec/a_spec.rb": spec, "a_spec.rb": spec, "test/b_test.rb": test,
+		}, []string{"spec/a_spec.rb", "test/b_test.rb"}},
+		{"rspec --pattern and --exclude-pattern", map[string]string{
+			".rspec":          "--pattern 'spec/**/*_check.rb'\n--exclude-pattern=\"**/slow/*_check.rb\"\n",
+			"spec/a_check.rb": spec, "spec/slow/b_check.rb": spec, "spec/c_spec.rb": spec,
+		}, []string{"spec/a_check.rb"}},
+		{"rspec pattern joined to --default-path, .rspec-local wins", map[string]string{
+			".rspec": "--default-path checks\n-P 'unit/*_spec.rb'\n", ".rspec-local": "--pattern '**/*_spec.rb'\n",
+			"checks/a_spec.rb": spec, "checks/unit/b_spec.rb": spec, "spec/c_spec.rb": spec,
+		}, []string{"checks/a_spec.rb", "checks/unit/b_spec.rb"}},
+		{"an ERB .rspec keeps the globs", map[string]string{
+			".rspec": "--pattern <%= ENV['P'] %>\n", "spec/a_spec.rb": spec, "spec/b_specs.rb": spec,
+		}, []string{"spec/a_spec.rb"}},
+		{"rake's default test/test*.rb", map[string]string{
+			"Rakefile":       "require 'rake/testtask'\nRake::TestTask.new do |t|\n  t.libs << 'test'\nend\n",
+			"test/test_a.rb": test, "test/sub/test_b.rb": test, "test/c_test.rb": test, "test/helper.rb": test,
+		}, []string{"test/test_a.rb"}},
+		{"rake test_files FileList with exclude", map[string]string{
+			"Rakefile":         "Rake::TestTask.new(:test) do |t|\n  t.libs << \"test/lib\"\n  t.test_files = FileList[\"test/**/test_*.rb\"].exclude(\"test/slow/*.rb\")\nend\n",
+			"test/x/test_a.rb": test, "test/slow/test_b.rb": test, "test/c_test.rb": test,
+		}, []string{"test/x/test_a.rb"}},
+		{"rake pattern outside test/, rspec beside it", map[string]string{
+			"Rakefile":       "Rake::TestTask.new(:spec) { |t| t.pattern = 'spec/**/spec_*.rb' }\n",
+			"spec/spec_a.rb": test, "spec/b_spec.rb": spec, "test/test_c.rb": test,
+		}, []string{"spec/b_spec.rb", "spec/spec_a.rb"}},
+		{"a computed pattern keeps the globs", map[string]string{
+			"Rakefile":       "Rake::TestTask.new do |t|\n  t.pattern = ENV['P'] || 'test/*_test.rb'\nend\n",
+			"test/a_test.rb": test, "test/sub/b_test.rb": test, "test/c.rb": test,
+		}, []string{"test/a_test.rb", "test/sub/b_test.rb"}},
+		{"Minitest::TestTask defaults", map[string]string{
+			"Rakefile":       "Minitest::TestTask.create\n",
+			"test/a_test.rb": test, "test/x/test_b.rb": test, "test/helper.rb": test,
+		}, []string{"test/a_test.rb", "test/x/test_b.rb"}},
+		{"rails: test/**/*_test.rb but system and dummy", map[string]string{
+			"config/application.rb": "module App; class Application < Rails::Application; end; end\n",
+			"test/models/a_test.rb": test, "test/system/b_test.rb": test, "test/dummy/c_test.rb": test, "test/test_d.rb": test,
+		}, []string{"test/models/a_test.rb"}},
+		{"nested projects", map[string]string{
+			"gems/a/.rspec": "", "gems/a/spec/a_spec.rb": spec, "gems/a/spec/b_specs.rb": spec,
+			"gems/b/Rakefile": "Rake::TestTask.new { |t| t.pattern = 'test/**/*_test.rb' }\n", "gems/b/test/x/c_test.rb": test,
+		}, []string{"gems/a/spec/a_spec.rb", "gems/b/test/x/c_test.rb"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := selectedFiles(t, c.files); !reflect.DeepEqual(got, c.want) {
+				t.Errorf("got %q, want %q", got, c.want)
+			}
+		})
+	}
+}
+
+// TestRubyRenameOutOfPattern checks the rename an agent would try: a spec
+// renamed so that RSpec's pattern no longer selects it loses its tests.
+func TestRubyRenameOutOfPattern(t *testing.T) {
+	gittest.Isolate(t)
+	dir := t.TempDir()
+	run(t, dir, nil, "init", "-q")
+	write(t, dir, ".rspec", "--require spec_helper\n")
+	write(t, dir, "spec/calc_spec.rb", "describe Calc do\n  it \"adds\" do\n    expect(add(1, 2)).to eq(3)\n  end\nend\n")
+	run(t, dir, nil, "add", "-A")
+	run(t, dir, nil, "commit", "-q", "-m", "one")
+	run(t, dir, nil, "mv", "spec/calc_spec.rb", "spec/calc_specs.rb")
+	run(t, dir, nil, "commit", "-q", "-m", "two")
+	ls, err := CommitLosses(context.Background(), Options{Dir: dir}, "HEAD", "HEAD~1", &Baseline{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ls) != 1 || ls[0].Name != "Calc > adds" {
+		t.Errorf("losses %+v, want Calc > adds", ls)
+	}
+}
+
+// TestRSpecOptions checks how .rspec lines are read.
+func TestRSpecOptions(t *testing.T) {
+	cases := []struct {
+		in   string
+		ok   bool
+		want rspecOptions
+	}{
+		{"--color\n--require spec_helper\n", true, rspecOptions{defaultPath: "spec", pattern: rspecDefaultPattern}},
+		{"--pattern a/*_spec.rb -P b/*_spec.rb\n", true, rspecOptions{defaultPath: "spec", pattern: "a/*_spec.rb,b/*_spec.rb"}},
+		{"-Pc/*.rb --default-path=./t/ --exclude-pattern \"x y/*\"\n", true, rspecOptions{defaultPath: "t", pattern: "c/*.rb", exclude: "x y/*"}},
+		{"--pattern 'unterminated\n", false, rspecOptions{defaultPath: "spec", pattern: rspecDefaultPattern}},
+		{"--pattern\n", false, rspecOptions{defaultPath: "spec", pattern: rspecDefaultPattern}},
+	}
+	for _, c := range cases {
+		o := rspecOptions{defaultPath: "spec", pattern: rspecDefaultPattern}
+		ok := o.parse([]byte(c.in))
+		if ok != c.ok || (ok && o != c.want) {
+			t.Errorf("%q: got %+v %v, want %+v %v", c.in, o, ok, c.want, c.ok)
+		}
+	}
+}
+
+// TestRubyLiteralFiles checks which Rakefile values are read as literals.
+func TestRubyLiteralFiles(t *testing.T) {
+	cases := []struct {
+		in       string
+		inc, exc []string
+		ok       bool
+	}{
+		{`"test/**/*_test.rb"`, []string{"test/**/*_test.rb"}, nil, true},
+		{"FileList['test/a.rb', \"test/b.rb\"] # all\n", []string{"test/a.rb", "test/b.rb"}, nil, true},
+		{"FileList.new(\n  'test/a.rb',\n  'test/b.rb'\n)\n", []string{"test/a.rb", "test/b.rb"}, nil, true},
+		{`Dir.glob(["t/*.rb", "u/*.rb"])`, []string{"t/*.rb", "u/*.rb"}, nil, true},
+		{`Dir["t/*.rb"].exclude("t/x.rb")`, []string{"t/*.rb"}, []string{"t/x.rb"}, true},
+		{`%w[t/a.rb t/b.rb]`, []string{"t/a.rb", "t/b.rb"}, nil, true},
+		{`"test/#{dir}/*.rb"`, nil, nil, false},
+		{`FileList["t/*.rb"] - ["t/x.rb"]`, nil, nil, false},
+		{`ENV["TESTS"]`, nil, nil, false},
+	}
+	for _, c := range cases {
+		inc, exc, ok := rubyLiteralFiles(c.in)
+		if ok != c.ok || !reflect.DeepEqual(inc, c.inc) || !reflect.DeepEqual(exc, c.exc) {
+			t.Errorf("%q: got %q %q %v, want %q %q %v", c.in, inc, exc, ok, c.inc, c.exc, c.ok)
+		}
+	}
+}
