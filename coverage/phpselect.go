@@ -42,12 +42,14 @@ type phpDir struct {
 }
 
 // phpunitConfigs are the names PHPUnit looks for in the directory it is
-// run from, in the order it tries them.
+// run from, in the order PHPUnit 10 and later try them (9.6 knows only
+// the first and the last).
 var phpunitConfigs = []string{"phpunit.xml", "phpunit.dist.xml", "phpunit.xml.dist"}
 
 // phpunitDefaultSuffix is the suffix of a <directory> without one.
 const phpunitDefaultSuffix = "Test.php"
 
+// phpConfigName reports the base name of a PHPUnit config.
 func phpConfigName(base string) bool {
 	for _, n := range phpunitConfigs {
 		if base == n {
@@ -66,12 +68,14 @@ type phpunitXML struct {
 	Dirs       []phpunitDirXML `xml:"testsuites>directory"`
 }
 
+// phpunitSuite is one <testsuite> as written.
 type phpunitSuite struct {
 	Dirs    []phpunitDirXML `xml:"directory"`
 	Files   []string        `xml:"file"`
 	Exclude []string        `xml:"exclude"`
 }
 
+// phpunitDirXML is one <directory> as written.
 type phpunitDirXML struct {
 	Path   string `xml:",chardata"`
 	Prefix string `xml:"prefix,attr"`
@@ -229,6 +233,7 @@ func (c *phpConfig) runs(rel string) bool {
 	return false
 }
 
+// runs reports whether the suite runs the file at rel.
 func (s *phpSuite) runs(rel string) bool {
 	if underAny(rel, s.exclude) {
 		return false

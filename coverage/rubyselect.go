@@ -47,6 +47,7 @@ const (
 	railsTestExclude    = "test/{system,dummy}/**/*_test.rb"
 )
 
+// minitestTaskGlobs are Minitest::TestTask's default test_globs.
 var minitestTaskGlobs = []string{"test/**/test_*.rb", "test/**/*_test.rb"}
 
 // rubyConfig reports the base names that mark a Ruby project or hold its
@@ -231,7 +232,7 @@ func rspecGlobs(defaultPath, pattern string) []string {
 			continue
 		}
 		if !strings.HasPrefix(strings.TrimPrefix(pattern, "./"), defaultPath) {
-			p = defaultPath + "/" + p
+			p = defaultPath + "/" + strings.TrimPrefix(p, "./")
 		}
 		out = append(out, p)
 	}
