@@ -51,13 +51,14 @@ const (
 var minitestTaskGlobs = []string{"test/**/test_*.rb", "test/**/*_test.rb"}
 
 // rubyConfig reports the base names that mark a Ruby project or hold its
-// runners' settings.
+// runners' settings: task files (*.rake) too, since a Rakefile's test
+// tasks may be defined in the files it imports or rakelib/ holds.
 func rubyConfig(base string) bool {
 	switch base {
 	case ".rspec", ".rspec-local", "Rakefile", "rakefile", "Rakefile.rb", "Gemfile", "gems.rb", "application.rb":
 		return true
 	}
-	return false
+	return strings.HasSuffix(base, ".rake")
 }
 
 // newRubySelection reads the Ruby projects of the snapshot, or returns nil
@@ -65,7 +66,12 @@ func rubyConfig(base string) bool {
 func newRubySelection(ctx context.Context, pf *projectFiles) runnerSelection {
 	sel := &rubySelection{projects: map[string]*rubyProject{}}
 	roots := map[string]bool{}
+	var rakeFiles []string
 	for _, p := range pf.paths(rubyConfig) {
+		if strings.HasSuffix(p, ".rake") {
+			rakeFiles = append(rakeFiles, p)
+			continue
+		}
 		dir := path.Dir(p)
 		if path.Base(p) == "application.rb" {
 			// Only a Rails app's config/application.rb marks a project.
@@ -79,8 +85,24 @@ func newRubySelection(ctx context.Context, pf *projectFiles) runnerSelection {
 		}
 		roots[dir] = true
 	}
+	// A task file belongs to the nearest project above it.
+	tasks := map[string][]string{}
+	for _, p := range rakeFiles {
+		for d := path.Dir(p); ; d = path.Dir(d) {
+			if d == "." {
+				d = ""
+			}
+			if roots[d] {
+				tasks[d] = append(tasks[d], p)
+				break
+			}
+			if d == "" {
+				break
+			}
+		}
+	}
 	for dir := range roots {
-		if prj := buildRubyProject(ctx, pf, dir); len(prj.runners) > 0 {
+		if prj := buildRubyProject(ctx, pf, dir, tasks[dir]); len(prj.runners) > 0 {
 			sel.projects[dir] = prj
 		}
 	}
@@ -90,8 +112,9 @@ func newRubySelection(ctx context.Context, pf *projectFiles) runnerSelection {
 	return sel
 }
 
-// buildRubyProject finds the runners of the project at dir.
-func buildRubyProject(ctx context.Context, pf *projectFiles, dir string) *rubyProject {
+// buildRubyProject finds the runners of the project at dir, whose task
+// files are rakeFiles.
+func buildRubyProject(ctx context.Context, pf *projectFiles, dir string, rakeFiles []string) *rubyProject {
 	prj := &rubyProject{dir: dir}
 	at := func(name string) string { return path.Join(dir, name) }
 	has := func(name string) bool { return pf.configs[at(name)] != nil }
@@ -114,10 +137,16 @@ func buildRubyProject(ctx context.Context, pf *projectFiles, dir string) *rubyPr
 	}
 
 	for _, name := range []string{"Rakefile", "rakefile", "Rakefile.rb"} {
-		if has(name) {
-			prj.runners = append(prj.runners, rakeRunners(pf.read(ctx, at(name)))...)
-			break
+		if !has(name) {
+			continue
 		}
+		// Rake runs from the Rakefile's directory: the patterns of the
+		// task files it loads are relative to it too.
+		prj.runners = append(prj.runners, rakeRunners(pf.read(ctx, at(name)))...)
+		for _, p := range rakeFiles {
+			prj.runners = append(prj.runners, rakeRunners(pf.read(ctx, p))...)
+		}
+		break
 	}
 	if pf.configs[at("config/application.rb")] != nil {
 		prj.runners = append(prj.runners, &rubyRunner{
@@ -266,6 +295,9 @@ var (
 	rakeTask   = regexp.MustCompile(`\b(?:Rake::TestTask\.new|Minitest::TestTask\.create)\b`)
 	rakeOther  = regexp.MustCompile(`\b(?:RSpec::Core::RakeTask|Rake::\w*Task|Cucumber::Rake::Task)\.new\b`)
 	rakeAssign = regexp.MustCompile(`\b\w+\.(pattern|test_files|test_globs)\s*=[ \t]*`)
+	// rakeModify matches a change to the list other than an assignment
+	// (+=, <<, .include), which sentinel does not follow.
+	rakeModify = regexp.MustCompile(`\b\w+\.(?:pattern|test_files|test_globs)\s*(?:\+=|<<|\.\w)`)
 )
 
 // rakeRunners reads the test tasks of a Rakefile. A task whose files are
@@ -291,7 +323,7 @@ func rakeRunners(b []byte) []*rubyRunner {
 		minitest := strings.HasPrefix(src[st[0]:], "Minitest")
 		r := &rubyRunner{name: "rake"}
 		var include, exclude []string
-		static, set := true, false
+		static, set := !rakeModify.MatchString(body), false
 		for _, m := range rakeAssign.FindAllStringSubmatchIndex(body, -1) {
 			set = true
 			inc, exc, ok := rubyLiteralFiles(body[m[1]:])

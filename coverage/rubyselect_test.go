@@ -84,6 +84,15 @@ func TestRubySelection(t *testing.T) {
 			"Rakefile":       "Rake::TestTask.new do |t|\n  t.pattern = ENV['P'] || 'test/*_test.rb'\nend\n",
 			"test/a_test.rb": test, "test/sub/b_test.rb": test, "test/c.rb": test,
 		}, []string{"test/a_test.rb", "test/sub/b_test.rb"}},
+		{"a test task in rakelib/ adds its files", map[string]string{
+			"Rakefile":                 "Rake::TestTask.new { |t| t.pattern = 'test/unit/*_test.rb' }\n",
+			"rakelib/integration.rake": "Rake::TestTask.new(:integration) do |t|\n  t.test_files = Dir['test/integration/*_test.rb']\nend\n",
+			"test/unit/a_test.rb":      test, "test/integration/b_test.rb": test, "test/other/c_test.rb": test,
+		}, []string{"test/integration/b_test.rb", "test/unit/a_test.rb"}},
+		{"files added to the list keep the globs", map[string]string{
+			"Rakefile":       "Rake::TestTask.new do |t|\n  t.test_files = FileList['test/a_test.rb']\n  t.test_files += extra\nend\n",
+			"test/a_test.rb": test, "test/sub/b_test.rb": test,
+		}, []string{"test/a_test.rb", "test/sub/b_test.rb"}},
 		{"Minitest::TestTask defaults", map[string]string{
 			"Rakefile":       "Minitest::TestTask.create\n",
 			"test/a_test.rb": test, "test/x/test_b.rb": test, "test/helper.rb": test,
