@@ -87,7 +87,10 @@ type runnerKind struct {
 }
 
 // runnerKinds are the runner selections besides JavaScript's.
-var runnerKinds = []runnerKind{}
+var runnerKinds = []runnerKind{
+	swiftKind,
+	csharpKind,
+}
 
 // newSelection reads the snapshot's package.json files and runner configs.
 func newSelection(ctx context.Context, s *snapshot) *selection {
