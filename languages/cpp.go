@@ -52,8 +52,8 @@ var CPP = &Language{
 			Tests: []string{"Parser.Reads active"}, Assertions: 1},
 		{Path: "unittests/FooTest.cxx", Source: "#  include <catch2/catch_test_macros.hpp>\nTEST_CASE(\"foo\") { REQUIRE(foo() == 2); }\n",
 			Tests: []string{"foo active"}, Assertions: 1},
-		{Path: "lib/test_bar.cpp", Source: "#include <doctest/doctest.h>\nTEST_CASE(\"bar\") { CHECK(bar()); }\n",
-			Tests: []string{"bar active"}, Assertions: 1},
+		{Path: "lib/test_bar.cpp", Source: "#include <doctest/doctest.h>\nTEST_CASE(\"bar\") { CHECK(bar()); }\nTEST_CASE(\"a long name, \"\n          \"on two lines\" * doctest::test_suite(\"s\")) { CHECK(baz()); }\n",
+			Tests: []string{"bar active", "a long name, on two lines active"}, Assertions: 2},
 		// Negative: not tests. Production code has CHECK( and REQUIRE( of
 		// its own, and a file outside the test names that includes no
 		// framework is not built into a test binary by that framework.
@@ -165,10 +165,25 @@ func cppCatchTest(f *File, fl *flow, call *sitter.Node, fn string, args *sitter.
 		off = off || cppDecoratorOff(f, nameArg.ChildByFieldName("right"))
 		nameArg = nameArg.ChildByFieldName("left")
 	}
-	if nameArg == nil || nameArg.Type() != "string_literal" {
+	if nameArg == nil {
 		return
 	}
-	name := strings.Trim(f.Text(nameArg), `"`)
+	var name string
+	switch nameArg.Type() {
+	case "string_literal":
+		name = strings.Trim(f.Text(nameArg), `"`)
+	case "concatenated_string":
+		// "a long name, "  "on two lines": one name, as the compiler joins it.
+		for i := 0; i < int(nameArg.NamedChildCount()); i++ {
+			part := nameArg.NamedChild(i)
+			if part.Type() != "string_literal" {
+				return
+			}
+			name += strings.Trim(f.Text(part), `"`)
+		}
+	default:
+		return
+	}
 	tags := ""
 	if int(args.NamedChildCount()) > first+1 {
 		tags = f.Text(args.NamedChild(first + 1))
