@@ -41,9 +41,9 @@ type csharpProject struct {
 }
 
 var (
-	// csharpTestPackage matches a PackageReference (or PackageVersion-free
-	// reference) to the test SDK or a test framework.
-	csharpTestPackage = regexp.MustCompile(`(?i)<PackageReference\s[^>]*\bInclude\s*=\s*"(Microsoft\.NET\.Test\.Sdk|xunit|xunit\.v3|NUnit|MSTest|MSTest\.TestFramework)"`)
+	// csharpTestPackage matches a PackageReference to the test SDK or a
+	// test framework.
+	csharpTestPackage = regexp.MustCompile(`(?i)<PackageReference\s[^>]*\bInclude\s*=\s*"(Microsoft\.NET\.Test\.Sdk|xunit|xunit\.v3|NUnit|MSTest|MSTest\.TestFramework|TUnit)"`)
 	csharpIsTest      = regexp.MustCompile(`(?i)<IsTestProject>\s*true\s*</IsTestProject>`)
 	csharpIsNotTest   = regexp.MustCompile(`(?i)<IsTestProject>\s*false\s*</IsTestProject>`)
 	csharpTestSdk     = regexp.MustCompile(`(?i)\bSdk\s*=\s*"MSTest\.Sdk[/"]`)

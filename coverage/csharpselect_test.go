@@ -41,9 +41,11 @@ func TestCSharpSelection(t *testing.T) {
 			"b/B.cs":      fact,
 			"c/c.csproj":  `<Project Sdk="Microsoft.NET.Sdk"><ItemGroup><PackageReference Include="NUnit" Version="4.0.1" /></ItemGroup></Project>`,
 			"c/C.cs":      fact,
+			"e/e.csproj":  `<Project Sdk="Microsoft.NET.Sdk"><ItemGroup><PackageReference Include="TUnit" Version="0.19.0" /></ItemGroup></Project>`,
+			"e/E.cs":      fact,
 			"d/d.csproj":  `<Project Sdk="Microsoft.NET.Sdk"><!-- <PackageReference Include="xunit" Version="2.7.0" /> --></Project>`,
 			"d/DTests.cs": fact,
-		}, []string{"a/A.cs", "b/B.cs", "c/C.cs"}},
+		}, []string{"a/A.cs", "b/B.cs", "c/C.cs", "e/E.cs"}},
 		{"Directory.Build.props makes the projects below test projects", map[string]string{
 			"test/Directory.Build.props": `<Project><ItemGroup><PackageReference Include="xunit" Version="2.7.0" /></ItemGroup></Project>`,
 			"test/X/X.csproj":            lib,
