@@ -170,7 +170,10 @@ func orDot(dir string) string {
 	return dir
 }
 
-var swiftTestTargetCall = regexp.MustCompile(`\btestTarget\s*\(`)
+var (
+	swiftTestTargetCall = regexp.MustCompile(`\btestTarget\s*\(`)
+	swiftOtherTarget    = regexp.MustCompile(`\btype\s*:\s*\.test\b`)
+)
 
 // parseSwiftManifest reads the literal arguments of each .testTarget( in
 // a Package.swift, comments taken out first so that a target commented
@@ -178,6 +181,11 @@ var swiftTestTargetCall = regexp.MustCompile(`\btestTarget\s*\(`)
 // makes the package dynamic: sentinel cannot know what it builds.
 func parseSwiftManifest(b []byte) *swiftPackage {
 	src := stripSwiftComments(string(b))
+	if swiftOtherTarget.MatchString(src) {
+		// Target(name:, type: .test) and the like: a test target written
+		// in a form sentinel does not read.
+		return &swiftPackage{dynamic: true}
+	}
 	pkg := &swiftPackage{}
 	for _, loc := range swiftTestTargetCall.FindAllStringIndex(src, -1) {
 		args, ok := balancedArgs(src[loc[1]:])

@@ -89,6 +89,11 @@ let package = Package(
 			"Sources/P/FooTests.swift":  xc,
 			"Sources/P/Foo.swift":       xc,
 		}, []string{"Sources/P/FooTests.swift", "Tests/ATests/ATests.swift"}},
+		{"a test target of another form keeps the name globs", map[string]string{
+			"Package.swift":             "let package = Package(name: \"P\", targets: [Target(name: \"ATests\", type: .test)])\n",
+			"Tests/ATests/ATests.swift": xc,
+			"Sources/P/Foo.swift":       xc,
+		}, []string{"Tests/ATests/ATests.swift"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
