@@ -163,6 +163,7 @@ func nearestProject[T any](p string, projects map[string]*T) (string, *T) {
 	}
 }
 
+// orDot returns a project directory as path.Dir writes it: "." for the root.
 func orDot(dir string) string {
 	if dir == "" {
 		return "."
@@ -170,6 +171,8 @@ func orDot(dir string) string {
 	return dir
 }
 
+// swiftTestTargetCall finds a .testTarget( call; swiftOtherTarget a test
+// target declared another way.
 var (
 	swiftTestTargetCall = regexp.MustCompile(`\btestTarget\s*\(`)
 	swiftOtherTarget    = regexp.MustCompile(`\btype\s*:\s*\.test\b`)
@@ -316,6 +319,7 @@ func balancedArgs(s string) ([]string, bool) {
 	return nil, false
 }
 
+// swiftLiteral matches one plain string literal, escapes included.
 var swiftLiteral = regexp.MustCompile(`^"((?:[^"\\]|\\.)*)"$`)
 
 // swiftString reads a value that is one plain string literal, without an
