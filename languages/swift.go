@@ -11,8 +11,8 @@ import (
 
 // Swift counts XCTest test methods and Swift Testing @Test functions.
 var Swift = &Language{
-	Name:      "swift",
-	Grammars:  map[string]func() *sitter.Language{".swift": swift.GetLanguage},
+	Name:     "swift",
+	Grammars: map[string]func() *sitter.Language{".swift": swift.GetLanguage},
 	// In a SwiftPM package its test targets decide (coverage reads
 	// Package.swift); these are for Xcode projects, whose test bundles'
 	// folders are named after them (AppTests/, AppUITests/).
