@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/gob"
 	"fmt"
+	"path"
 	"sync"
 
 	"github.com/gitsentinel/sentinel/internal/atomicfile"
@@ -61,6 +62,17 @@ func openCache(commonDir string) *cache {
 		c.entries = m
 	}
 	return c
+}
+
+// countKey is the cache key of the count of the file at p. A gated path's
+// count (languages.Language.Gated) is kept apart: the same content is a
+// test file under a test name and may be filtered out elsewhere.
+func countKey(l *languages.Language, p, blob string) string {
+	ext := path.Ext(p)
+	if l.Gated(p) {
+		ext += "\x00gated"
+	}
+	return cacheKey(l.Name, ext, blob)
 }
 
 func cacheKey(lang, ext, blob string) string {

@@ -314,7 +314,7 @@ func countSnapshot(ctx context.Context, s *snapshot, o Options) (*Counts, error)
 			continue
 		}
 		if e.blob != "" {
-			if r := c.get(cacheKey(l.Name, path.Ext(e.path), e.blob)); r != nil && !(full && r.Filtered) {
+			if r := c.get(countKey(l, e.path, e.blob)); r != nil && !(full && r.Filtered) {
 				results[i] = r
 				out.Cached++
 				continue
@@ -398,7 +398,7 @@ func parseAll(ctx context.Context, s *snapshot, c *cache, jobs []job, results []
 				}
 				results[j.idx], skipped[j.idx] = r, sk
 				if r != nil && j.e.blob != "" && !hit {
-					c.put(cacheKey(j.lang.Name, path.Ext(j.e.path), j.e.blob), r)
+					c.put(countKey(j.lang, j.e.path, j.e.blob), r)
 				}
 				progress.step()
 			}
@@ -443,7 +443,7 @@ func countOne(ctx context.Context, s *snapshot, c *cache, p *languages.Parser, j
 	}
 	if j.e.blob == "" && s.info != nil {
 		j.e.blob = blobID(src)
-		if r := c.get(cacheKey(j.lang.Name, path.Ext(j.e.path), j.e.blob)); r != nil && !(j.full && r.Filtered) {
+		if r := c.get(countKey(j.lang, j.e.path, j.e.blob)); r != nil && !(j.full && r.Filtered) {
 			return r, nil, true, nil
 		}
 	}
@@ -467,7 +467,7 @@ func countOne(ctx context.Context, s *snapshot, c *cache, p *languages.Parser, j
 	if err != nil {
 		return nil, nil, false, fmt.Errorf("read %s: %w", quote.Path(j.e.path), err)
 	}
-	if !j.full && !j.lang.Prefilter(text) {
+	if !j.full && !j.lang.Admits(j.e.path, text) {
 		return &languages.Result{Language: j.lang.Name, Filtered: true}, nil, false, nil
 	}
 	r, err = p.Count(ctx, j.lang, j.e.path, text)

@@ -90,6 +90,8 @@ type runnerKind struct {
 var runnerKinds = []runnerKind{
 	{config: rubyConfig, languages: []*languages.Language{languages.Ruby}, build: newRubySelection},
 	{config: phpConfigName, languages: []*languages.Language{languages.PHP}, build: newPHPSelection},
+	swiftKind,
+	csharpKind,
 }
 
 // newSelection reads the snapshot's package.json files and runner configs.

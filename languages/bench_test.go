@@ -24,7 +24,7 @@ func benchCorpus(b *testing.B, l *Language, root string, limit int) ([]string, [
 			return nil
 		}
 		src, err := os.ReadFile(p)
-		if err != nil || !l.Prefilter(src) {
+		if err != nil || !l.Admits(rel, src) {
 			return nil
 		}
 		paths = append(paths, rel)

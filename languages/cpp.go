@@ -1,6 +1,7 @@
 package languages
 
 import (
+	"bytes"
 	"regexp"
 	"strings"
 
@@ -16,10 +17,13 @@ var CPP = &Language{
 		".cc": cpp.GetLanguage, ".cpp": cpp.GetLanguage, ".cxx": cpp.GetLanguage, ".c++": cpp.GetLanguage,
 		".hpp": cpp.GetLanguage, ".hh": cpp.GetLanguage, ".c": c.GetLanguage,
 	},
-	// Tests live anywhere in C and C++ projects: every file with a test
-	// macro is a candidate, and the prefilter keeps the rest unparsed.
-	// Assertions count in test files: these, or a file that defines tests.
+	// A test binary runs every TEST that a file linked into it defines,
+	// whatever the file's name: every file is a candidate, and one that
+	// no test name or directory covers counts when it includes a test
+	// framework's header. CHECK( and REQUIRE( are production macros too
+	// (Chromium, glog), so a file with neither is never counted.
 	AllFiles:  true,
+	Gate:      cppIncludesFramework,
 	TestFiles: []string{"*_test.cc", "*_test.cpp", "*_unittest.cc", "**/test/**", "**/tests/**"},
 	Markers:   []string{"TEST(", "TEST_F(", "TEST_P(", "TYPED_TEST", "TEST_CASE(", "SCENARIO(", "TEST_CASE_METHOD(", "EXPECT_", "ASSERT_", "REQUIRE(", "CHECK("},
 	Queries: map[string]string{
@@ -42,7 +46,18 @@ var CPP = &Language{
 		// Catch2's expected failures and SKIP(), doctest's decorators.
 		{Path: "tests/off.cpp", Source: "TEST_CASE(\"may fail\", \"[!mayfail]\") { REQUIRE(f() == 1); }\nTEST_CASE(\"should fail\", \"[!shouldfail]\") { }\nTEST_CASE(\"skips\") { SKIP(\"later\"); REQUIRE(f() == 1); }\nTEST_CASE(\"doctest skip\" * doctest::skip()) { }\nTEST_CASE(\"doctest run\" * doctest::skip(false) * doctest::timeout(1)) { CHECK(1 == 1); CHECK(f()); }\n",
 			Tests: []string{"may fail skipped", "should fail skipped", "skips skipped", "doctest skip skipped", "doctest run active"}, Assertions: 2, Vacuous: 1},
-		// Negative: not tests.
+		// A test binary runs a file's tests whatever its name: one that
+		// includes a framework's header counts anywhere.
+		{Path: "src/parser_checks.cc", Source: "#include \"gtest/gtest.h\"\nTEST(Parser, Reads) { EXPECT_EQ(1, parse(\"1\")); }\n",
+			Tests: []string{"Parser.Reads active"}, Assertions: 1},
+		{Path: "unittests/FooTest.cxx", Source: "#  include <catch2/catch_test_macros.hpp>\nTEST_CASE(\"foo\") { REQUIRE(foo() == 2); }\n",
+			Tests: []string{"foo active"}, Assertions: 1},
+		{Path: "lib/test_bar.cpp", Source: "#include <doctest/doctest.h>\nTEST_CASE(\"bar\") { CHECK(bar()); }\nTEST_CASE(\"a long name, \"\n          \"on two lines\" * doctest::test_suite(\"s\")) { CHECK(baz()); }\n",
+			Tests: []string{"bar active", "a long name, on two lines active"}, Assertions: 2},
+		// Negative: not tests. Production code has CHECK( and REQUIRE( of
+		// its own, and a file outside the test names that includes no
+		// framework is not built into a test binary by that framework.
+		{Path: "src/state.cc", Source: "// #include <gtest/gtest.h>\nconst char* h = \"#include <catch2/catch.hpp>\";\nvoid f() { CHECK(x > 0); REQUIRE(y); }\nTEST(Looks, Alike) { CHECK(z); }\n", Tests: nil},
 		{Path: "src/main.cc", Source: "int main() { return TEST_VALUE; }\nvoid f() { CHECK_STATE(x); }\n", Tests: nil},
 		{Path: "src/util.c", Source: "static int TEST(int a, int b) { return a + b; }\n", Tests: nil},
 	},
@@ -54,15 +69,51 @@ var (
 	cppAssertion = regexp.MustCompile(`^(EXPECT_[A-Z_]+|ASSERT_[A-Z_]+|REQUIRE(_[A-Z_]+)?|CHECK(_[A-Z_]+)?|REQUIRE_THAT|CHECK_THAT|STATIC_REQUIRE|STATIC_CHECK)$`)
 )
 
+// cppFrameworks are the headers of the test frameworks sentinel counts, by
+// a part of the included path: GoogleTest and GoogleMock, Catch2 (v2's
+// single header, v3's headers and amalgamation), doctest, Boost.Test.
+var cppFrameworks = []string{"gtest/", "gmock/", "catch2/", "catch.hpp", "catch_amalgamated.hpp", "doctest.h", "doctest/", "boost/test/"}
+
+// cppIncludesFramework reports a source that includes a test framework's
+// header in an #include directive of its own; a mention in a comment or
+// a string does not count.
+func cppIncludesFramework(src []byte) bool {
+	for len(src) > 0 {
+		line := src
+		if i := bytes.IndexByte(src, '\n'); i >= 0 {
+			line, src = src[:i], src[i+1:]
+		} else {
+			src = nil
+		}
+		line = bytes.TrimLeft(line, " \t")
+		if len(line) == 0 || line[0] != '#' {
+			continue
+		}
+		line = bytes.TrimLeft(line[1:], " \t")
+		if !bytes.HasPrefix(line, []byte("include")) {
+			continue
+		}
+		line = bytes.TrimLeft(line[len("include"):], " \t")
+		if len(line) == 0 || line[0] != '<' && line[0] != '"' {
+			continue
+		}
+		end := bytes.IndexAny(line[1:], ">\"")
+		if end < 0 {
+			continue
+		}
+		header := string(line[1 : 1+end])
+		for _, fw := range cppFrameworks {
+			if strings.Contains(header, fw) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func analyzeCPP(f *File) {
 	fl := newFlow(f, cppFlow)
 	defer fl.close()
-	defer func() {
-		// glog's CHECK in production code is not a test's assertion.
-		if len(f.Result.Tests) == 0 && !f.Lang.isTestFile(f.Path) {
-			f.Result.Assertions, f.Result.Vacuous, f.Result.Subtests = 0, 0, 0
-		}
-	}()
 	fl.each(func(c map[string]*sitter.Node) {
 		switch {
 		case c["test"] != nil:
@@ -114,10 +165,25 @@ func cppCatchTest(f *File, fl *flow, call *sitter.Node, fn string, args *sitter.
 		off = off || cppDecoratorOff(f, nameArg.ChildByFieldName("right"))
 		nameArg = nameArg.ChildByFieldName("left")
 	}
-	if nameArg == nil || nameArg.Type() != "string_literal" {
+	if nameArg == nil {
 		return
 	}
-	name := strings.Trim(f.Text(nameArg), `"`)
+	var name string
+	switch nameArg.Type() {
+	case "string_literal":
+		name = strings.Trim(f.Text(nameArg), `"`)
+	case "concatenated_string":
+		// "a long name, "  "on two lines": one name, as the compiler joins it.
+		for i := 0; i < int(nameArg.NamedChildCount()); i++ {
+			part := nameArg.NamedChild(i)
+			if part.Type() != "string_literal" {
+				return
+			}
+			name += strings.Trim(f.Text(part), `"`)
+		}
+	default:
+		return
+	}
 	tags := ""
 	if int(args.NamedChildCount()) > first+1 {
 		tags = f.Text(args.NamedChild(first + 1))

@@ -57,7 +57,7 @@ func TestFixtures(t *testing.T) {
 				if err != nil {
 					return err
 				}
-				if ForPath(rel) != l || !l.Prefilter(src) {
+				if ForPath(rel) != l || !l.Admits(rel, src) {
 					return nil
 				}
 				r, err := p.Count(context.Background(), l, rel, src)

@@ -135,6 +135,12 @@ type Language struct {
 	// AllFiles makes every file with one of the extensions a candidate,
 	// for languages whose unit tests live beside the code (Rust).
 	AllFiles bool
+	// Gate, when set, is what a file's bytes must pass to count when none
+	// of TestFiles matches its path: with AllFiles every file is a
+	// candidate, but a C++ source counts only under a test name or when it
+	// includes a test framework's header, since a runner builds a test
+	// file by what it links, not by its name.
+	Gate func(src []byte) bool
 	// Markers is the prefilter: a file with none of them is never parsed.
 	Markers []string
 	// Decode, when set, turns a file's bytes into the UTF-8 text the
@@ -218,6 +224,19 @@ func (l *Language) isTestFile(p string) bool {
 		}
 	}
 	return false
+}
+
+// Gated reports whether the file at p counts only if its bytes pass the
+// language's Gate. A count cached by content must tell the two apart.
+func (l *Language) Gated(p string) bool {
+	return l.Gate != nil && !l.isTestFile(p)
+}
+
+// Admits reports whether a candidate file at p with the bytes src may hold
+// a test or an assertion: its prefilter passes and, when its path is
+// gated, so does the Gate.
+func (l *Language) Admits(p string, src []byte) bool {
+	return l.Prefilter(src) && (!l.Gated(p) || l.Gate(src))
 }
 
 // Prefilter reports whether src may hold a test or an assertion.

@@ -52,7 +52,7 @@ func countSample(t *testing.T, p *Parser, l *Language, s Sample) *Result {
 	if ForPath(s.Path) != l {
 		return &Result{}
 	}
-	if !l.Prefilter([]byte(s.Source)) {
+	if !l.Admits(s.Path, []byte(s.Source)) {
 		return &Result{}
 	}
 	r, err := p.Count(context.Background(), l, s.Path, []byte(s.Source))

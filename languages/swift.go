@@ -11,9 +11,12 @@ import (
 
 // Swift counts XCTest test methods and Swift Testing @Test functions.
 var Swift = &Language{
-	Name:      "swift",
-	Grammars:  map[string]func() *sitter.Language{".swift": swift.GetLanguage},
-	TestFiles: []string{"**/Tests/**/*.swift", "*Tests.swift"},
+	Name:     "swift",
+	Grammars: map[string]func() *sitter.Language{".swift": swift.GetLanguage},
+	// In a SwiftPM package its test targets decide (coverage reads
+	// Package.swift); these are for Xcode projects, whose test bundles'
+	// folders are named after them (AppTests/, AppUITests/).
+	TestFiles: []string{"**/Tests/**/*.swift", "*Tests.swift", "**/*Tests/**/*.swift"},
 	Markers:   []string{"func test", "@Test", "XCTAssert", "XCTFail", "#expect", "#require"},
 	Queries: map[string]string{
 		"main": `
@@ -35,6 +38,8 @@ var Swift = &Language{
 			Tests: []string{"OffTests.testReturnsFirst skipped", "OffTests.testGuard skipped", "OffTests.testSkipIf skipped", "OffTests.testSkipUnless skipped", "OffTests.testSkipReal active", "OffTests.testExpectFailure skipped", "OffTests.testVacuous active"}, Assertions: 3, Vacuous: 5},
 		{Path: "Tests/TraitTests.swift", Source: "import Testing\n@Test(.disabled(if: true)) func off() {}\n@Test(.disabled(if: isCI)) func real() {}\n@Test(.enabled(if: false)) func notEnabled() {}\n@Suite(.disabled()) struct OffSuite { @Test func inside() {} }\n@Test func expects() { #expect(true); #expect(1 == 1); #expect(x == 1); if false { #expect(y == 2) } }\n",
 			Tests: []string{"off skipped", "real active", "notEnabled skipped", "OffSuite.inside skipped", "expects active"}, Assertions: 1, Vacuous: 2},
+		{Path: "App/AppUITests/Flows/Login.swift", Source: "import XCTest\nfinal class LoginFlow: XCTestCase {\n    func testLogsIn() { XCTAssertTrue(app.loggedIn) }\n}\n",
+			Tests: []string{"LoginFlow.testLogsIn active"}, Assertions: 1},
 		// Negative: not tests.
 		{Path: "Sources/App/Calc.swift", Source: "class Calc { func testMode() {} }\n", Tests: nil},
 		{Path: "Tests/Helpers.swift", Source: "class Helper { func testLike() {} }\nfunc testFree() {}\n", Tests: nil},
