@@ -87,7 +87,7 @@ type runnerKind struct {
 }
 
 // runnerKinds are the runner selections besides JavaScript's.
-var runnerKinds = []runnerKind{}
+var runnerKinds = []runnerKind{jvmKind}
 
 // newSelection reads the snapshot's package.json files and runner configs.
 func newSelection(ctx context.Context, s *snapshot) *selection {
