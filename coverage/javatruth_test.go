@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"reflect"
 	"sort"
 	"strings"
 	"testing"
@@ -76,13 +75,20 @@ func TestJavaMatchesSurefire(t *testing.T) {
 			cmd := exec.Command(java, "-jar", launcher, "--disable-banner", "--details=none",
 				"-cp", classes+string(os.PathListSeparator)+strings.Join(cp, string(os.PathListSeparator)),
 				"--scan-classpath", classes, "--include-classname", surefireClassnames, "--reports-dir", reports)
-			if out, err := cmd.CombinedOutput(); err != nil {
-				t.Fatalf("junit: %v\n%s", err, out)
-			}
+			// A test that fails here (a resource not pinned) is still one the
+			// runner ran: only a run without a report is an error.
+			out, err := cmd.CombinedOutput()
 			want := junitNames(t, reports)
+			if len(want) == 0 {
+				t.Fatalf("junit reported no tests: %v\n%s", err, out)
+			}
 			got := countedNames(t, dir, true)
-			if len(want) < 5 || !reflect.DeepEqual(got, want) {
-				t.Errorf("sentinel and Surefire's selection differ\n got %q\nwant %q", got, want)
+			// JUnit runs the tests an abstract class declares under each
+			// concrete subclass; sentinel counts them once, where they are
+			// written. Those are the only differences allowed.
+			onlyGot, onlyWant := inherited(got, want)
+			if len(want) < 5 || len(onlyGot) > 0 || len(onlyWant) > 0 {
+				t.Errorf("sentinel and Surefire's selection differ\n only sentinel: %q\n only JUnit: %q", onlyGot, onlyWant)
 			}
 			for _, name := range got {
 				if strings.HasPrefix(name, "CartCheck#") || strings.HasPrefix(name, "CartIT#") {
@@ -117,8 +123,14 @@ func junitNames(t *testing.T, dir string) []string {
 			t.Fatalf("%s: %v", f, err)
 		}
 		for _, c := range suite.Cases {
-			method, _, _ := strings.Cut(c.Name, "(")
-			key := c.Classname + "#" + method
+			// "m(String)[2]" is a case of m(String); an overload is a test
+			// of its own, under the same name.
+			sig := c.Name
+			if i := strings.LastIndex(sig, ")["); i >= 0 {
+				sig = sig[:i+1]
+			}
+			method, _, _ := strings.Cut(sig, "(")
+			key := c.Classname + "#" + sig
 			if seen[key] {
 				continue
 			}
@@ -134,3 +146,44 @@ func junitNames(t *testing.T, dir string) []string {
 	sort.Strings(out)
 	return out
 }
+
+// inherited returns the names only got holds and only want holds, less
+// the tests of abstract classes (named Abstract…) that sentinel counts
+// once and JUnit runs under each subclass.
+func inherited(got, want []string) (onlyGot, onlyWant []string) {
+	count := map[string]int{}
+	for _, n := range got {
+		count[n]++
+	}
+	for _, n := range want {
+		count[n]--
+	}
+	abstract := map[string]bool{} // "#method status" of abstract classes' tests
+	for _, n := range got {
+		if count[n] > 0 && strings.HasPrefix(n, "Abstract") {
+			abstract[n[strings.IndexByte(n, '#'):]] = true
+		}
+	}
+	runUnder := map[string]bool{}
+	for n, c := range count {
+		switch {
+		case c < 0 && abstract[n[strings.IndexByte(n, '#'):]]:
+			runUnder[n[strings.IndexByte(n, '#'):]] = true
+		case c < 0:
+			for i := 0; i < -c; i++ {
+				onlyWant = append(onlyWant, n)
+			}
+		}
+	}
+	for n, c := range count {
+		if c > 0 && !(strings.HasPrefix(n, "Abstract") && runUnder[n[strings.IndexByte(n, '#'):]]) {
+			for i := 0; i < c; i++ {
+				onlyGot = append(onlyGot, n)
+			}
+		}
+	}
+	sort.Strings(onlyGot)
+	sort.Strings(onlyWant)
+	return onlyGot, onlyWant
+}
+
