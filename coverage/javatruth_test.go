@@ -186,4 +186,3 @@ func inherited(got, want []string) (onlyGot, onlyWant []string) {
 	sort.Strings(onlyWant)
 	return onlyGot, onlyWant
 }
-
