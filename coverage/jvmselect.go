@@ -1,16 +1,5 @@
 package coverage
 
-// The JVM selection decides which Java and Kotlin files are test files the
-// way Maven's Surefire and Failsafe and Gradle's test tasks do. Maven runs
-// the classes of a module's test source directory whose names its includes
-// match, so a test class renamed out of the includes (FooTest to FooCheck)
-// stops running, and leaves the count. Gradle runs every test class of its
-// test source sets, whatever the file is named. A file in a main source set
-// is never run by either. What cannot be read statically (a property that
-// is not defined in the poms, an includes file, a custom Gradle source set)
-// falls back to the broader rule: every class of the test sources, or the
-// language's name globs.
-
 import (
 	"bytes"
 	"context"
@@ -49,8 +38,17 @@ func jvmConfig(base string) bool {
 	return base == "pom.xml" || strings.HasSuffix(base, ".gradle") || strings.HasSuffix(base, ".gradle.kts")
 }
 
-// jvmSelection holds the Maven and Gradle modules of a snapshot by
-// directory, "" for the root.
+// jvmSelection decides which Java and Kotlin files are test files the way
+// Maven's Surefire and Failsafe and Gradle's test tasks do, holding the
+// snapshot's modules by directory ("" for the root). Maven runs the classes
+// of a module's test source directory whose names its includes match, so a
+// test class renamed out of the includes (FooTest to FooCheck) stops
+// running and leaves the count. Gradle runs every test class of its test
+// source sets, whatever the file is named. A file in a main source set is
+// never run by either. What cannot be read statically (a property the
+// poms do not define, an includes file, a custom Gradle source set) falls
+// back to the broader rule: every class of the test sources, or the
+// language's name globs.
 type jvmSelection struct {
 	modules map[string]*jvmModule
 	// gradleMoved is set when a Gradle script names source directories of
@@ -386,6 +384,9 @@ type pomConfig struct {
 	IncludesFile string   `xml:"includesFile"`
 	ExcludesFile string   `xml:"excludesFile"`
 	Test         string   `xml:"test"`
+	Skip         string   `xml:"skip"`
+	SkipTests    string   `xml:"skipTests"`
+	SkipITs      string   `xml:"skipITs"`
 	SourceDirs   []string `xml:"sourceDirs>sourceDir"` // kotlin-maven-plugin
 	Sources      []string `xml:"sources>source"`       // build-helper-maven-plugin
 }
@@ -578,7 +579,8 @@ func mavenRuns(chain []pomLevel, plugin string, defaults []string, always bool, 
 		if len(src.Excludes) > 0 {
 			dst.Excludes = src.Excludes
 		}
-		for _, f := range []struct{ d, s *string }{{&dst.IncludesFile, &src.IncludesFile}, {&dst.ExcludesFile, &src.ExcludesFile}, {&dst.Test, &src.Test}} {
+		for _, f := range []struct{ d, s *string }{{&dst.IncludesFile, &src.IncludesFile}, {&dst.ExcludesFile, &src.ExcludesFile},
+			{&dst.Test, &src.Test}, {&dst.Skip, &src.Skip}, {&dst.SkipTests, &src.SkipTests}, {&dst.SkipITs, &src.SkipITs}} {
 			if strings.TrimSpace(*f.s) != "" {
 				*f.d = *f.s
 			}
@@ -628,6 +630,21 @@ func mavenRuns(chain []pomLevel, plugin string, defaults []string, always bool, 
 		return nil
 	}
 	run := func(c pomConfig) *mavenRun {
+		// A run the pom switches off runs nothing: its tests leave the
+		// count, as they leave the build. Only a literal true (or a
+		// property defined as true) switches it off; the command line's
+		// -DskipTests is no part of the repository.
+		off := false
+		skips := []string{c.Skip, c.SkipTests, "${maven.test.skip}", "${skipTests}"}
+		if !always {
+			skips = append(skips, c.SkipITs, "${skipITs}") // Failsafe's own
+		}
+		for _, v := range skips {
+			off = off || strings.EqualFold(expand(v), "true")
+		}
+		if off {
+			return &mavenRun{}
+		}
 		if c.IncludesFile != "" || c.ExcludesFile != "" || strings.TrimSpace(c.Test) != "" {
 			// Read from a file or overridden by a class filter: not
 			// static here, so every test class counts.

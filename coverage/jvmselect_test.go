@@ -96,6 +96,26 @@ func TestJVMSelection(t *testing.T) {
 <configuration><includes><include>**/*Slow.java</include></includes></configuration></execution></executions></plugin></plugins></build></project>`,
 			"src/test/java/FooSlow.java": java, "src/test/java/FooTest.java": java, "src/test/java/Other.java": java,
 		}, []string{"src/test/java/FooSlow.java", "src/test/java/FooTest.java"}},
+		{"skipTests in the pom runs nothing, unless a profile runs them", map[string]string{
+			"pom.xml":                    surefire(`<skipTests>true</skipTests>`),
+			"src/test/java/FooTest.java": java,
+			"core/pom.xml": `<project><properties><maven.test.skip>true</maven.test.skip></properties><profiles><profile><build><plugins>
+<plugin><artifactId>maven-surefire-plugin</artifactId><configuration><includes><include>**/*Check.java</include></includes></configuration></plugin>
+</plugins></build></profile></profiles></project>`,
+			"core/src/test/java/FooCheck.java": java,
+			"core/src/test/java/FooTest.java":  java,
+		}, []string{}},
+		{"a profile adds a run", map[string]string{
+			"pom.xml": `<project><profiles><profile><build><plugins>
+<plugin><artifactId>maven-surefire-plugin</artifactId><configuration><includes><include>**/*Check.java</include></includes></configuration></plugin>
+</plugins></build></profile></profiles></project>`,
+			"src/test/java/FooCheck.java": java, "src/test/java/FooTest.java": java, "src/test/java/Other.java": java,
+		}, []string{"src/test/java/FooCheck.java", "src/test/java/FooTest.java"}},
+		{"skipTests false and a failsafe skipITs", map[string]string{
+			"pom.xml": `<project><properties><skipTests>false</skipTests><skipITs>true</skipITs></properties>
+<build><plugins><plugin><artifactId>maven-failsafe-plugin</artifactId></plugin></plugins></build></project>`,
+			"src/test/java/FooIT.java": java, "src/test/java/FooTest.java": java,
+		}, []string{"src/test/java/FooTest.java"}},
 		{"a broken pom keeps the globs", map[string]string{
 			"pom.xml": "<project><build>", "src/test/java/Helper.java": java, "src/main/java/MainTest.java": java,
 		}, []string{"src/main/java/MainTest.java", "src/test/java/Helper.java"}},
