@@ -26,8 +26,12 @@ const surefireClassnames = `^(.*\.)?(Test[^.$]*|[^.$]*Test|[^.$]*Tests|[^.$]*Tes
 // fixtures/accuracy/java (main and test sources, with nothing but JUnit),
 // runs the test classes Surefire's default includes pick with the JUnit
 // console launcher, and compares the tests it runs and skips with what
-// sentinel counts in the same directory through its Maven selection.
+// sentinel counts in the same directory through its Maven selection
+// (about a minute).
 func TestJavaMatchesSurefire(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles and runs three Java projects: not with -short")
+	}
 	javac, err := exec.LookPath("javac")
 	if err != nil {
 		t.Skip("javac is not installed")

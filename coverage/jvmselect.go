@@ -320,6 +320,10 @@ func surefirePattern(p string) (*regexp.Regexp, error) {
 	for _, ext := range []string{".java", ".class", ".kt"} {
 		p = strings.TrimSuffix(p, ext)
 	}
+	if !strings.Contains(p, "/") {
+		// A class name (shop.*Test) rather than a path.
+		p = strings.ReplaceAll(p, ".", "/")
+	}
 	var b strings.Builder
 	b.WriteString("^")
 	for i := 0; i < len(p); i++ {
