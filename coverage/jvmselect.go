@@ -321,8 +321,12 @@ func surefirePattern(p string) (*regexp.Regexp, error) {
 		p = strings.TrimSuffix(p, ext)
 	}
 	if !strings.Contains(p, "/") {
-		// A class name (shop.*Test) rather than a path.
+		// A class name (Sample.java, shop.*Test) rather than a path:
+		// Surefire finds it in any package.
 		p = strings.ReplaceAll(p, ".", "/")
+		if !strings.HasPrefix(p, "**") {
+			p = "**/" + p
+		}
 	}
 	var b strings.Builder
 	b.WriteString("^")

@@ -51,13 +51,14 @@ func TestJVMSelection(t *testing.T) {
 			"src/test/java/Helper.java":    java,
 		}, []string{"src/test/java/BazITCase.java", "src/test/java/FooIT.java", "src/test/java/ITBar.java"}},
 		{"configured includes and excludes", map[string]string{
-			"pom.xml":                      surefire(`<includes><include>**/*Check.java</include><include>%regex[.*Spec.*]</include><include>b.*Case</include></includes><excludes><exclude>**/Slow*</exclude></excludes>`),
+			"pom.xml":                      surefire(`<includes><include>**/*Check.java</include><include>%regex[.*Spec.*]</include><include>b.*Case</include><include>Sample.java</include></includes><excludes><exclude>**/Slow*</exclude></excludes>`),
 			"src/test/java/FooCheck.java":  java,
 			"src/test/java/SlowCheck.java": java,
 			"src/test/java/FooTest.java":   java,
 			"src/test/java/a/BarSpec.java": java,
 			"src/test/java/b/OneCase.java": java,
-		}, []string{"src/test/java/FooCheck.java", "src/test/java/a/BarSpec.java", "src/test/java/b/OneCase.java"}},
+			"src/test/java/c/Sample.java":  java,
+		}, []string{"src/test/java/FooCheck.java", "src/test/java/a/BarSpec.java", "src/test/java/b/OneCase.java", "src/test/java/c/Sample.java"}},
 		{"a property defined in the pom", map[string]string{
 			"pom.xml":                     `<project><properties><pat>**/*Check.java</pat></properties>` + surefire(`<includes><include>${pat}</include></includes>`)[len("<project xmlns=\"http://maven.apache.org/POM/4.0.0\">"):],
 			"src/test/java/FooCheck.java": java,
