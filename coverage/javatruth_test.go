@@ -27,7 +27,7 @@ const surefireClassnames = `^(.*\.)?(Test[^.$]*|[^.$]*Test|[^.$]*Tests|[^.$]*Tes
 // runs the test classes Surefire's default includes pick with the JUnit
 // console launcher, and compares the tests it runs and skips with what
 // sentinel counts in the same directory through its Maven selection
-// (about a minute).
+// (tens of seconds).
 func TestJavaMatchesSurefire(t *testing.T) {
 	if testing.Short() {
 		t.Skip("compiles and runs three Java projects: not with -short")
