@@ -372,13 +372,13 @@ type pomBuild struct {
 
 // pomPlugin is one plugin of a build, with its executions.
 type pomPlugin struct {
-	ArtifactID    string      `xml:"artifactId"`
-	Configuration *pomConfig  `xml:"configuration"`
-	Executions    []pomExecID `xml:"executions>execution"`
+	ArtifactID    string         `xml:"artifactId"`
+	Configuration *pomConfig     `xml:"configuration"`
+	Executions    []pomExecution `xml:"executions>execution"`
 }
 
-// pomExecID is one execution of a plugin.
-type pomExecID struct {
+// pomExecution is one execution of a plugin.
+type pomExecution struct {
 	ID            string     `xml:"id"`
 	Goals         []string   `xml:"goals>goal"`
 	Configuration *pomConfig `xml:"configuration"`
@@ -402,6 +402,7 @@ type pomConfig struct {
 // pomProps is a pom's properties by name.
 type pomProps map[string]string
 
+// UnmarshalXML reads <properties> as a map of each child's name to its text.
 func (pp *pomProps) UnmarshalXML(d *xml.Decoder, start xml.StartElement) error {
 	var v struct {
 		Items []struct {
