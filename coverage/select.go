@@ -88,6 +88,7 @@ type runnerKind struct {
 
 // runnerKinds are the runner selections besides JavaScript's.
 var runnerKinds = []runnerKind{
+	jvmKind,
 	{config: rubyConfig, languages: []*languages.Language{languages.Ruby}, build: newRubySelection},
 	{config: phpConfigName, languages: []*languages.Language{languages.PHP}, build: newPHPSelection},
 	swiftKind,
