@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"errors"
 	"fmt"
 	"path"
 	"strings"
@@ -39,6 +40,10 @@ type Decision struct {
 	Call *Call
 	// Raw is the event as the host sent it.
 	Raw string
+	// NeedsEngine says the front binary could not read code in the
+	// command for want of a grammar: the verdict is a denial, and the
+	// caller hands the event to the engine binary, which decides it.
+	NeedsEngine bool
 }
 
 // Reason is the one-line reason a host shows: the first finding of the
@@ -81,6 +86,12 @@ func EvaluateCommand(src string, e *Env, p *Policy) *Decision {
 	d := &Decision{}
 	cmds, err := decomposeIn(src, e)
 	d.Commands = cmds
+	if errors.Is(err, ErrNeedsEngine) {
+		d.NeedsEngine = true
+		d.add(Finding{RuleID: "engine", Verdict: Deny, Command: src,
+			Reason: "sentinel guard [engine]: " + err.Error() + ", which is not installed beside it; instead: run `make install` in sentinel's source"})
+		return d
+	}
 	if err != nil {
 		d.add(Finding{RuleID: "parse", Verdict: Deny, Command: src,
 			Reason: "sentinel guard [parse]: " + err.Error() + "; instead: write the command so that a POSIX/Bash parser reads it"})

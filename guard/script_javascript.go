@@ -4,10 +4,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-
-	sitter "github.com/smacker/go-tree-sitter"
-	"github.com/smacker/go-tree-sitter/javascript"
-	"github.com/smacker/go-tree-sitter/typescript/typescript"
 )
 
 // jsMarkers is JavaScript's prefilter. Modules are reached through
@@ -289,7 +285,7 @@ func readJS(r *scriptRun, src string, ts bool) error {
 	b := []byte(src)
 	// A script with types parses with the TypeScript grammar; plain
 	// JavaScript tries its own first, and the other where it fails.
-	grammars := []*sitter.Language{javascript.GetLanguage(), typescript.GetLanguage()}
+	grammars := []string{"javascript", "typescript"}
 	if ts {
 		grammars[0], grammars[1] = grammars[1], grammars[0]
 	}

@@ -3,8 +3,6 @@ package guard
 import (
 	"strconv"
 	"strings"
-
-	"github.com/smacker/go-tree-sitter/php"
 )
 
 // phpMarkers is PHP's prefilter; function names are matched without case,
@@ -189,7 +187,7 @@ func readPHP(r *scriptRun, src string) error {
 		src = "<?php " + src
 	}
 	b := []byte(src)
-	root, hasErr, err := r.parse(php.GetLanguage(), b)
+	root, hasErr, err := r.parse("php", b)
 	if err != nil {
 		r.add(ScriptEffect{Kind: "exec", API: "php"})
 		return err

@@ -4,8 +4,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/smacker/go-tree-sitter/python"
 )
 
 // pyMarkers is Python's prefilter: every name the reader resolves to an
@@ -287,7 +285,7 @@ type pyReader struct {
 
 func readPython(r *scriptRun, src string) error {
 	b := []byte(src)
-	root, hasErr, err := r.parse(python.GetLanguage(), b)
+	root, hasErr, err := r.parse("python", b)
 	if err != nil {
 		r.add(ScriptEffect{Kind: "exec", API: "python"})
 		return err

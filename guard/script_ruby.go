@@ -2,8 +2,6 @@ package guard
 
 import (
 	"strings"
-
-	"github.com/smacker/go-tree-sitter/ruby"
 )
 
 // rbMarkers is Ruby's prefilter.
@@ -161,7 +159,7 @@ type rbReader struct {
 
 func readRuby(r *scriptRun, src string) error {
 	b := []byte(src)
-	root, hasErr, err := r.parse(ruby.GetLanguage(), b)
+	root, hasErr, err := r.parse("ruby", b)
 	if err != nil {
 		r.add(ScriptEffect{Kind: "exec", API: "ruby"})
 		return err
