@@ -142,7 +142,7 @@ func evaluateOne(c *Command, e *Env, p *Policy, d *Decision) {
 	if args := c.Args(); len(args) == 1 && (args[0] == "--help" || args[0] == "--version" || args[0] == "-h") && !c.Computed && len(c.Writes) == 0 {
 		return // it prints and runs nothing
 	}
-	for _, r := range Catalogue {
+	for _, r := range Catalogue() {
 		if r.Severity == Critical && r.Match(c, e) {
 			d.add(ruleFinding(r, c, Deny))
 			return
@@ -166,7 +166,7 @@ func evaluateOne(c *Command, e *Env, p *Policy, d *Decision) {
 		d.add(Finding{RuleID: "command.computed", Verdict: v, Command: c.Text,
 			Reason: "sentinel guard [command.computed, HIGH]: the command's name is computed (" + c.Name() + "), so what runs cannot be checked; instead: write the command out"})
 	}
-	for _, r := range Catalogue {
+	for _, r := range Catalogue() {
 		if r.Severity == Critical || r.Level > e.Level || !r.Match(c, e) {
 			continue
 		}
