@@ -1,6 +1,7 @@
 package gitrepo
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/rand"
@@ -279,4 +280,356 @@ func TestSyntaxConfigMatchesGit(t *testing.T) {
 	if refused == 0 || nonEmpty < cases/2 {
 		t.Errorf("the generator is too tame: %d refused, %d with entries", refused, nonEmpty)
 	}
+}
+
+// gitIn runs git in dir and fails the test on error.
+func gitIn(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// checkSame asserts that the in-process reading agrees with git in dir,
+// and that it found something.
+func checkSame(t *testing.T, dir string) []ConfigEntry {
+	t.Helper()
+	want, err := gitSyntaxConfig(t, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := SyntaxConfigInProcess(dir, os.LookupEnv)
+	if err != nil {
+		t.Fatalf("in-process: %v", err)
+	}
+	if !reflect.DeepEqual(got, want) || len(want) == 0 {
+		t.Fatalf("in %s:\n got %q\nwant %q", dir, got, want)
+	}
+	return got
+}
+
+// checkFallback asserts that the in-process reading declines, and that
+// SyntaxConfig still gives git's answer (or git's error).
+func checkFallback(t *testing.T, dir string) {
+	t.Helper()
+	if got, err := SyntaxConfigInProcess(dir, os.LookupEnv); !errors.Is(err, gitconfig.ErrUnsupported) {
+		t.Fatalf("in-process read %q, %v; want ErrUnsupported", got, err)
+	}
+	want, wantErr := gitSyntaxConfig(t, dir)
+	got, err := (&Git{Dir: dir}).SyntaxConfig(context.Background())
+	if (err != nil) != (wantErr != nil) || !reflect.DeepEqual(got, want) {
+		t.Fatalf("SyntaxConfig = %q, %v; git %q, %v", got, err, want, wantErr)
+	}
+}
+
+func newRepo(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	gitIn(t, dir, "init", "-q")
+	gitIn(t, dir, "config", "trailer.sign.key", "Signed-off-by")
+	return dir
+}
+
+// TestSyntaxConfigFallback sets up, one by one, everything that makes the
+// in-process reading step aside for git config.
+func TestSyntaxConfigFallback(t *testing.T) {
+	write := func(t *testing.T, path, text string) {
+		t.Helper()
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	appendTo := func(t *testing.T, path, text string) {
+		t.Helper()
+		f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if _, err := f.WriteString(text); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cases := []struct {
+		name  string
+		setup func(t *testing.T, dir string)
+	}{
+		{"include", func(t *testing.T, dir string) {
+			other := filepath.Join(t.TempDir(), "other")
+			write(t, other, "[trailer \"inc\"]\n\tkey = Included\n")
+			appendTo(t, filepath.Join(dir, ".git", "config"), "[include]\n\tpath = "+other+"\n")
+		}},
+		{"include in the global file, upper case", func(t *testing.T, dir string) {
+			global := filepath.Join(t.TempDir(), "global")
+			write(t, global, "[Include]\n\tPath = /nonexistent\n")
+			t.Setenv("GIT_CONFIG_GLOBAL", global)
+		}},
+		{"includeIf", func(t *testing.T, dir string) {
+			other := filepath.Join(t.TempDir(), "other")
+			write(t, other, "[trailer \"inc\"]\n\tkey = Included\n")
+			appendTo(t, filepath.Join(dir, ".git", "config"), "[includeIf \"gitdir:"+dir+"/\"]\n\tpath = "+other+"\n")
+		}},
+		{"include in the worktree file", func(t *testing.T, dir string) {
+			gitIn(t, dir, "config", "extensions.worktreeConfig", "true")
+			write(t, filepath.Join(dir, ".git", "config.worktree"), "[include]\n\tpath = /nonexistent\n")
+		}},
+		{"GIT_CONFIG_PARAMETERS", func(t *testing.T, dir string) {
+			t.Setenv("GIT_CONFIG_PARAMETERS", "'trailer.x.key'='y'")
+		}},
+		{"GIT_CONFIG_COUNT", func(t *testing.T, dir string) {
+			t.Setenv("GIT_CONFIG_COUNT", "1")
+			t.Setenv("GIT_CONFIG_KEY_0", "trailer.x.key")
+			t.Setenv("GIT_CONFIG_VALUE_0", "y")
+		}},
+		{"GIT_CONFIG", func(t *testing.T, dir string) {
+			only := filepath.Join(t.TempDir(), "only")
+			write(t, only, "[trailer \"only\"]\n\tkey = Only\n")
+			t.Setenv("GIT_CONFIG", only)
+		}},
+		{"syntax error", func(t *testing.T, dir string) {
+			appendTo(t, filepath.Join(dir, ".git", "config"), "[trailer \"broken\"\n")
+		}},
+		{"unreadable global file", func(t *testing.T, dir string) {
+			if os.Geteuid() == 0 {
+				t.Skip("root reads every file")
+			}
+			global := filepath.Join(t.TempDir(), "global")
+			write(t, global, "[trailer \"g\"]\n\tkey = G\n")
+			if err := os.Chmod(global, 0); err != nil {
+				t.Fatal(err)
+			}
+			t.Setenv("GIT_CONFIG_GLOBAL", global)
+		}},
+		{"unknown system path", func(t *testing.T, dir string) {
+			// A git that is not the distribution's: its compiled-in
+			// system path cannot be known without asking it.
+			bin := t.TempDir()
+			real, err := exec.LookPath("git")
+			if err != nil {
+				t.Fatal(err)
+			}
+			write(t, filepath.Join(bin, "git"), "#!/bin/sh\nexec "+real+" \"$@\"\n")
+			if err := os.Chmod(filepath.Join(bin, "git"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+			os.Unsetenv("GIT_CONFIG_NOSYSTEM")
+		}},
+		{"GIT_CONFIG_NOSYSTEM not a boolean", func(t *testing.T, dir string) {
+			t.Setenv("GIT_CONFIG_NOSYSTEM", "2k")
+		}},
+		{"unknown repository extension", func(t *testing.T, dir string) {
+			gitIn(t, dir, "config", "core.repositoryformatversion", "1")
+			gitIn(t, dir, "config", "extensions.somethingNew", "true")
+		}},
+		{"non-UTF-8 key", func(t *testing.T, dir string) {
+			appendTo(t, filepath.Join(dir, ".git", "config"), "[trailer \"\xff\"]\n\tkey = x\n")
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			gittest.Isolate(t)
+			dir := newRepo(t)
+			checkSame(t, dir)
+			c.setup(t, dir)
+			checkFallback(t, dir)
+		})
+	}
+}
+
+// hookEnv commits in dir with a commit-msg hook that records its
+// environment, git's extra arguments first, and returns the GIT_*
+// variables the hook saw.
+func hookEnv(t *testing.T, dir string, gitArgs ...string) map[string]string {
+	t.Helper()
+	hooks := filepath.Join(gitIn(t, dir, "rev-parse", "--git-common-dir"))
+	hooks = strings.TrimSpace(hooks)
+	if !filepath.IsAbs(hooks) {
+		hooks = filepath.Join(dir, hooks)
+	}
+	out := filepath.Join(t.TempDir(), "env")
+	hook := filepath.Join(hooks, "hooks", "commit-msg")
+	script := "#!/bin/sh\nenv -0 > '" + out + "'\n"
+	if err := os.WriteFile(hook, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Remove(hook)
+	gitIn(t, dir, append(gitArgs, "commit", "-q", "--allow-empty", "-m", "subject")...)
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{}
+	for _, kv := range strings.Split(string(data), "\x00") {
+		if k, v, ok := strings.Cut(kv, "="); ok && strings.HasPrefix(k, "GIT_") {
+			env[k] = v
+		}
+	}
+	return env
+}
+
+// withEnv makes the process environment the hook's GIT_* variables.
+func withEnv(t *testing.T, env map[string]string) {
+	t.Helper()
+	for _, kv := range os.Environ() {
+		if k, _, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "GIT_") {
+			t.Setenv(k, "")
+			os.Unsetenv(k)
+		}
+	}
+	for k, v := range env {
+		t.Setenv(k, v)
+	}
+}
+
+// TestSyntaxConfigInHook reads the configuration with the environment
+// git gives a commit-msg hook: plain, after `git -c`, and in a linked
+// worktree (where git sets GIT_DIR).
+func TestSyntaxConfigInHook(t *testing.T) {
+	gittest.Isolate(t)
+	dir := newRepo(t)
+
+	plain := hookEnv(t, dir)
+	wt := filepath.Join(t.TempDir(), "wt")
+	gitIn(t, dir, "worktree", "add", "-q", wt)
+	linked := hookEnv(t, wt)
+	withC := hookEnv(t, dir, "-c", "trailer.fromc.key=Given-by")
+
+	t.Run("plain", func(t *testing.T) {
+		withEnv(t, plain)
+		checkSame(t, dir)
+	})
+	t.Run("linked worktree", func(t *testing.T) {
+		if linked["GIT_DIR"] == "" {
+			t.Fatalf("git set no GIT_DIR for the hook: %q", linked)
+		}
+		withEnv(t, linked)
+		checkSame(t, wt)
+	})
+	t.Run("git -c", func(t *testing.T) {
+		if withC["GIT_CONFIG_PARAMETERS"] == "" {
+			t.Fatalf("git -c set no GIT_CONFIG_PARAMETERS: %q", withC)
+		}
+		withEnv(t, withC)
+		checkFallback(t, dir)
+		got, err := (&Git{Dir: dir}).SyntaxConfig(context.Background())
+		if err != nil || !reflect.DeepEqual(got[len(got)-1], ConfigEntry{Key: "trailer.fromc.key", Value: "Given-by"}) {
+			t.Fatalf("SyntaxConfig = %q, %v; want trailer.fromc.key last", got, err)
+		}
+	})
+}
+
+// TestSyntaxConfigWorktrees reads the configuration from the main and a
+// linked worktree, with and without extensions.worktreeConfig, from a
+// subdirectory, and with GIT_DIR and GIT_COMMON_DIR given.
+func TestSyntaxConfigWorktrees(t *testing.T) {
+	gittest.Isolate(t)
+	dir := newRepo(t)
+	gitIn(t, dir, "commit", "-q", "--allow-empty", "-m", "first")
+	wt := filepath.Join(t.TempDir(), "linked")
+	gitIn(t, dir, "worktree", "add", "-q", wt)
+	sub := filepath.Join(wt, "a", "b")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+
+	for _, d := range []string{dir, wt, sub} {
+		checkSame(t, d)
+	}
+
+	gitIn(t, dir, "config", "extensions.worktreeConfig", "true")
+	gitIn(t, dir, "config", "--worktree", "trailer.main.key", "Main")
+	gitIn(t, wt, "config", "--worktree", "trailer.linked.key", "Linked")
+	gitIn(t, wt, "config", "--worktree", "core.commentChar", ";")
+	has := func(entries []ConfigEntry, key string) bool {
+		for _, e := range entries {
+			if e.Key == key {
+				return true
+			}
+		}
+		return false
+	}
+	if got := checkSame(t, dir); !has(got, "trailer.main.key") || has(got, "trailer.linked.key") {
+		t.Errorf("main worktree: %q", got)
+	}
+	for _, d := range []string{wt, sub} {
+		if got := checkSame(t, d); has(got, "trailer.main.key") || !has(got, "trailer.linked.key") {
+			t.Errorf("linked worktree %s: %q", d, got)
+		}
+	}
+
+	t.Run("GIT_DIR and GIT_COMMON_DIR", func(t *testing.T) {
+		gitDir := strings.TrimSpace(gitIn(t, wt, "rev-parse", "--absolute-git-dir"))
+		t.Setenv("GIT_DIR", gitDir)
+		checkSame(t, t.TempDir())
+		t.Setenv("GIT_COMMON_DIR", filepath.Join(dir, ".git"))
+		checkSame(t, t.TempDir())
+	})
+
+	t.Run("worktreeConfig off", func(t *testing.T) {
+		gitIn(t, dir, "config", "extensions.worktreeConfig", "false")
+		if got := checkSame(t, wt); has(got, "trailer.linked.key") {
+			t.Errorf("config.worktree read with worktreeConfig false: %q", got)
+		}
+	})
+}
+
+// TestSyntaxConfigDistributionSystemFile reads with the system file
+// enabled and no GIT_CONFIG_SYSTEM: with the distribution's git (prefix
+// /usr) the reading is in-process and agrees with git, with any other git
+// it steps aside.
+func TestSyntaxConfigDistributionSystemFile(t *testing.T) {
+	gittest.Isolate(t)
+	dir := newRepo(t)
+	os.Unsetenv("GIT_CONFIG_NOSYSTEM")
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if real, _ := filepath.EvalSymlinks(git); real != "/usr/bin/git" {
+		checkFallback(t, dir)
+		return
+	}
+	checkSame(t, dir)
+}
+
+// BenchmarkSyntaxConfig reads the trailer syntax of a repository with a
+// typical configuration, in-process and with the git config process.
+func BenchmarkSyntaxConfig(b *testing.B) {
+	gittest.Isolate(b)
+	dir := b.TempDir()
+	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
+		b.Fatalf("git init: %v\n%s", err, out)
+	}
+	for _, kv := range [][2]string{{"trailer.sign.key", "Signed-off-by"}, {"trailer.ifexists", "addIfDifferent"}, {"core.commentChar", "#"}} {
+		if out, err := exec.Command("git", "-C", dir, "config", kv[0], kv[1]).CombinedOutput(); err != nil {
+			b.Fatalf("git config: %v\n%s", err, out)
+		}
+	}
+	global := filepath.Join(b.TempDir(), "global")
+	if err := os.WriteFile(global, []byte("[user]\n\tname = Jane Doe\n\temail = jane@example.com\n[init]\n\tdefaultBranch = main\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.Setenv("GIT_CONFIG_GLOBAL", global)
+	ctx := context.Background()
+	b.Run("in-process", func(b *testing.B) {
+		for b.Loop() {
+			if e, err := SyntaxConfigInProcess(dir, os.LookupEnv); err != nil || len(e) != 3 {
+				b.Fatal(e, err)
+			}
+		}
+	})
+	b.Run("git-config", func(b *testing.B) {
+		g := &Git{Dir: dir}
+		for b.Loop() {
+			if e, err := g.SyntaxConfigGit(ctx); err != nil || len(e) != 3 {
+				b.Fatal(e, err)
+			}
+		}
+	})
 }

@@ -44,12 +44,16 @@ func (e *SyntaxError) Error() string {
 const utf8BOM = "\xef\xbb\xbf"
 
 // parser follows git's config.c (git_parse_source and its helpers)
-// character by character: the same reads, the same decisions.
+// character by character: the same reads, the same decisions, and the
+// same line count for errors.
 type parser struct {
 	name string
 	data []byte
 	pos  int
 	eof  bool
+	// linenr is git's line counter: one more for every LF read and for
+	// every read at the end of the file.
+	linenr int
 	// line and col locate the character last returned by next.
 	line, col int
 	// nextLine and nextCol locate the next character to read.
@@ -62,6 +66,7 @@ func (p *parser) next() byte {
 	p.line, p.col = p.nextLine, p.nextCol
 	if p.pos >= len(p.data) {
 		p.eof = true
+		p.linenr++
 		return '\n'
 	}
 	c := p.data[p.pos]
@@ -71,6 +76,7 @@ func (p *parser) next() byte {
 		p.pos++
 	}
 	if c == '\n' {
+		p.linenr++
 		p.nextLine++
 		p.nextCol = 1
 	} else {
@@ -79,8 +85,17 @@ func (p *parser) next() byte {
 	return c
 }
 
-func (p *parser) fail(msg string) error {
-	return &SyntaxError{File: p.name, Line: p.line, Col: p.col, Msg: msg}
+// fail reports an error on the line git names: its counter, less one
+// where git steps back to the line a newline ended (incomplete).
+func (p *parser) fail(incomplete bool, msg string) error {
+	line, col := p.linenr, p.col
+	if incomplete {
+		line--
+	}
+	if line != p.line {
+		col = 1
+	}
+	return &SyntaxError{File: p.name, Line: line, Col: col, Msg: msg}
 }
 
 // isSpace is git's isspace: space, tab, LF and CR only.
@@ -103,7 +118,7 @@ func lower(c byte) byte {
 // returns a *SyntaxError; a NUL byte, which git would read differently
 // depending on where it stands, is refused too.
 func Parse(name string, data []byte) ([]Entry, error) {
-	p := &parser{name: name, data: data, nextLine: 1, nextCol: 1}
+	p := &parser{name: name, data: data, linenr: 1, nextLine: 1, nextCol: 1}
 	if i := bytes.IndexByte(data, 0); i >= 0 {
 		line := 1 + bytes.Count(data[:i], []byte{'\n'})
 		col := i + 1 - (bytes.LastIndexByte(data[:i], '\n') + 1)
@@ -121,7 +136,7 @@ func Parse(name string, data []byte) ([]Entry, error) {
 				continue
 			}
 			if bom > 0 {
-				return nil, p.fail("incomplete byte order mark")
+				return nil, p.fail(false, "incomplete byte order mark")
 			}
 			bom = -1
 		}
@@ -147,7 +162,7 @@ func Parse(name string, data []byte) ([]Entry, error) {
 			}
 			continue
 		case !isAlpha(c):
-			return nil, p.fail(fmt.Sprintf("unexpected %q at the start of a line", c))
+			return nil, p.fail(false, fmt.Sprintf("unexpected %q at the start of a line", c))
 		}
 		e, err := p.entry(section, c)
 		if err != nil {
@@ -164,7 +179,7 @@ func (p *parser) sectionHeader() ([]byte, error) {
 	for {
 		c := p.next()
 		if p.eof {
-			return nil, p.fail("unterminated section header")
+			return nil, p.fail(false, "unterminated section header")
 		}
 		if c == ']' {
 			break
@@ -177,12 +192,12 @@ func (p *parser) sectionHeader() ([]byte, error) {
 			break
 		}
 		if !isKeyChar(c) && c != '.' {
-			return nil, p.fail(fmt.Sprintf("invalid character %q in section name", c))
+			return nil, p.fail(false, fmt.Sprintf("invalid character %q in section name", c))
 		}
 		name = append(name, lower(c))
 	}
 	if len(name) == 0 {
-		return nil, p.fail("empty section name")
+		return nil, p.fail(false, "empty section name")
 	}
 	return append(name, '.'), nil
 }
@@ -191,7 +206,7 @@ func (p *parser) sectionHeader() ([]byte, error) {
 func (p *parser) subsection(name []byte, c byte) ([]byte, error) {
 	for {
 		if c == '\n' {
-			return nil, p.fail("section header ends before its subsection")
+			return nil, p.fail(true, "section header ends before its subsection")
 		}
 		c = p.next()
 		if !isSpace(c) {
@@ -199,26 +214,26 @@ func (p *parser) subsection(name []byte, c byte) ([]byte, error) {
 		}
 	}
 	if c != '"' {
-		return nil, p.fail(`subsection must be quoted: [section "subsection"]`)
+		return nil, p.fail(false, `subsection must be quoted: [section "subsection"]`)
 	}
 	name = append(name, '.')
 	for {
 		c := p.next()
 		if c == '\n' {
-			return nil, p.fail("unterminated subsection")
+			return nil, p.fail(true, "unterminated subsection")
 		}
 		if c == '"' {
 			break
 		}
 		if c == '\\' {
 			if c = p.next(); c == '\n' {
-				return nil, p.fail("unterminated subsection")
+				return nil, p.fail(true, "unterminated subsection")
 			}
 		}
 		name = append(name, c)
 	}
 	if p.next() != ']' {
-		return nil, p.fail(`expected ']' after the subsection`)
+		return nil, p.fail(false, `expected ']' after the subsection`)
 	}
 	return name, nil
 }
@@ -241,7 +256,7 @@ func (p *parser) entry(section []byte, c byte) (Entry, error) {
 		return Entry{Key: string(key), Implicit: true}, nil
 	}
 	if c != '=' {
-		return Entry{}, p.fail(fmt.Sprintf("invalid character %q in variable name", c))
+		return Entry{}, p.fail(false, fmt.Sprintf("invalid character %q in variable name", c))
 	}
 	v, err := p.value()
 	if err != nil {
@@ -259,7 +274,7 @@ func (p *parser) value() (string, error) {
 		c := p.next()
 		if c == '\n' {
 			if quote {
-				return "", p.fail("unterminated quoted value")
+				return "", p.fail(true, "unterminated quoted value")
 			}
 			return string(v), nil
 		}
@@ -291,7 +306,7 @@ func (p *parser) value() (string, error) {
 				c = '\n'
 			case '\\', '"':
 			default:
-				return "", p.fail(fmt.Sprintf("unknown escape \\%c", c))
+				return "", p.fail(false, fmt.Sprintf("unknown escape \\%c", c))
 			}
 			v = append(v, c)
 			continue
