@@ -103,6 +103,13 @@ func Files(dir string, env Env) ([]File, error) {
 			return nil, unsupported("%s is set", k)
 		}
 	}
+	// git may have moved to the top of the work tree before it opens
+	// these: a relative path could name another file.
+	for _, k := range []string{"GIT_CONFIG_SYSTEM", "GIT_CONFIG_GLOBAL", "HOME", "XDG_CONFIG_HOME", "GIT_COMMON_DIR"} {
+		if v, ok := env(k); ok && v != "" && !filepath.IsAbs(v) {
+			return nil, unsupported("%s is a relative path", k)
+		}
+	}
 	var files []File
 	add := func(path string, scope Scope) error {
 		ok, err := exists(path)
