@@ -86,7 +86,7 @@ func discover(dir string) (string, error) {
 		fi, err := os.Stat(dotgit)
 		switch {
 		case err == nil && fi.IsDir():
-			if !isFile(filepath.Join(dotgit, "HEAD")) {
+			if !isFile(filepath.Join(dotgit, "HEAD")) || !isDir(filepath.Join(dotgit, "objects")) || !isDir(filepath.Join(dotgit, "refs")) {
 				return "", unsupported("%s is not a repository", dotgit)
 			}
 			return owned(dotgit, downer)
@@ -127,6 +127,11 @@ func owned(path string, owner uint32) (string, error) {
 		return "", unsupported("%s is owned by another user", path)
 	}
 	return path, nil
+}
+
+func isDir(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
 }
 
 func isFile(path string) bool {

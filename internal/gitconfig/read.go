@@ -269,7 +269,12 @@ func parseBool(v string, implicit bool) (bool, error) {
 	case "", "false", "no", "off":
 		return false, nil
 	}
+	// git reads numbers with strtoimax in base 0: "010" is octal and
+	// "08" an error, so only plain decimals are taken here.
 	n, err := strconv.ParseInt(v, 10, 32)
+	if err == nil && v[0] == '0' && v != "0" || err == nil && (v[0] == '+' || v[0] == '-') {
+		err = strconv.ErrSyntax
+	}
 	if err != nil {
 		return false, fmt.Errorf("bad boolean %q: %w", v, err)
 	}

@@ -35,6 +35,11 @@ func TestReadOrder(t *testing.T) {
 	writeFile(t, filepath.Join(home, ".config", "git", "config"), "[a]\n\tk = xdg\n")
 	writeFile(t, filepath.Join(home, ".gitconfig"), "[a]\n\tk = home\n")
 	writeFile(t, filepath.Join(repo, ".git", "HEAD"), "ref: refs/heads/main\n")
+	for _, d := range []string{"objects", "refs"} {
+		if err := os.MkdirAll(filepath.Join(repo, ".git", d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
 	writeFile(t, filepath.Join(repo, ".git", "config"), "[core]\n\trepositoryformatversion = 1\n[extensions]\n\tworktreeConfig\n[a]\n\tk = local\n")
 	writeFile(t, filepath.Join(repo, ".git", "config.worktree"), "[a]\n\tk = worktree\n")
 	sub := filepath.Join(repo, "sub")
@@ -84,6 +89,19 @@ func TestReadDeclines(t *testing.T) {
 	} {
 		if _, err := Read(tmp, mapEnv(env)); !errors.Is(err, ErrUnsupported) {
 			t.Errorf("%q: err = %v, want ErrUnsupported", env, err)
+		}
+	}
+}
+
+func TestParseBool(t *testing.T) {
+	for v, want := range map[string]bool{"": false, "1": true, "0": false, "TRUE": true, "off": false, "42": true} {
+		if got, err := parseBool(v, false); err != nil || got != want {
+			t.Errorf("parseBool(%q) = %v, %v", v, got, err)
+		}
+	}
+	for _, v := range []string{"08", "010", "+1", "-1", "0x1", "1k", " 1", "maybe"} {
+		if _, err := parseBool(v, false); err == nil {
+			t.Errorf("parseBool(%q) accepted", v)
 		}
 	}
 }
