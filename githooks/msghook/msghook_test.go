@@ -80,7 +80,8 @@ func TestCommitMsgErrors(t *testing.T) {
 	}
 }
 
-// BenchmarkCommitMsg is the hook's work in-process, git config included.
+// BenchmarkCommitMsg is the hook's work in-process, reading git's
+// configuration included (in-process too, unless it needs git config).
 func BenchmarkCommitMsg(b *testing.B) {
 	dir := repo(b)
 	file := filepath.Join(dir, "msg")
