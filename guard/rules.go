@@ -89,7 +89,7 @@ func (c *Command) has(flags ...string) bool {
 	}
 	spec := specFor(c.Name())
 	if c.Name() == "git" {
-		spec = gitSubs()[c.sub()]
+		spec = gitSubs().get(c.sub())
 	}
 	for _, f := range flags {
 		id := strings.TrimLeft(f, "-")
