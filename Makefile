@@ -1,6 +1,7 @@
 # sentinel's build. `make self` is the quick start's first command, `make test` its second.
 GO      ?= go
 BIN     ?= bin/sentinel
+ENGINE  ?= $(dir $(BIN))sentinel-engine
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 # urfave/cli's man-page generator costs every run start-up time and no feature;
@@ -13,15 +14,27 @@ STATIC  := -linkmode external -extldflags -static
 # The fixtures module holds deliberately broken samples; gofmt leaves it alone.
 GOFILES  = $(shell find . -name '*.go' -not -path './fixtures/*')
 
-.PHONY: build install test vet fmt fmt-check bench fuzz self chaos
+.PHONY: FORCE build install test vet fmt fmt-check bench fuzz self chaos
 
-build:
-	$(GO) build -trimpath -tags '$(TAGS)' -ldflags '$(LDFLAGS) $(STATIC)' -o $(BIN) ./cmd/sentinel 2>/dev/null || \
-	$(GO) build -trimpath -tags '$(TAGS)' -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/sentinel
+# Two binaries, installed side by side: sentinel, the front, links no C and
+# runs the hooks that must start fast (commit-msg, the agents' guard); it hands
+# every command that counts tests to sentinel-engine, which links the grammars.
+# Built alone (go install ./cmd/sentinel), the engine is a whole sentinel too.
+build: $(BIN) $(ENGINE)
 
-install:
-	$(GO) install -trimpath -tags '$(TAGS)' -ldflags '$(LDFLAGS) $(STATIC)' ./cmd/sentinel 2>/dev/null || \
-	$(GO) install -trimpath -tags '$(TAGS)' -ldflags '$(LDFLAGS)' ./cmd/sentinel
+$(BIN): FORCE
+	CGO_ENABLED=0 $(GO) build -trimpath -tags '$(TAGS) sentinel_front' -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/sentinel
+
+$(ENGINE): FORCE
+	$(GO) build -trimpath -tags '$(TAGS)' -ldflags '$(LDFLAGS) $(STATIC)' -o $(ENGINE) ./cmd/sentinel 2>/dev/null || \
+	$(GO) build -trimpath -tags '$(TAGS)' -ldflags '$(LDFLAGS)' -o $(ENGINE) ./cmd/sentinel
+
+install: build
+	@dest=$$($(GO) env GOBIN); [ -n "$$dest" ] || dest=$$($(GO) env GOPATH)/bin; mkdir -p "$$dest" && \
+	install -m 0755 $(ENGINE) "$$dest/sentinel-engine" && install -m 0755 $(BIN) "$$dest/sentinel" && \
+	echo "installed sentinel and sentinel-engine in $$dest"
+
+FORCE:
 
 # The accuracy checks build and run real projects with their own runners
 # (pytest, javac and JUnit, g++ and GoogleTest): the coverage package alone can

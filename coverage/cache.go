@@ -2,7 +2,6 @@ package coverage
 
 import (
 	"bytes"
-	"encoding/gob"
 	"fmt"
 	"path"
 	"sync"
@@ -23,13 +22,15 @@ type cache struct {
 	mu        sync.Mutex
 	entries   map[string]*languages.Result
 	added     int
+	// read is the file as this run read it.
+	read []byte
 }
 
 // cacheFile is the cache's path below the common directory; the engine
 // version is part of it, so an upgrade starts afresh instead of reusing
 // counts made by older rules.
 func cacheFile() string {
-	return fmt.Sprintf("sentinel/counts-v%d.gob", languages.Version)
+	return fmt.Sprintf("sentinel/counts-v%d.bin", languages.Version)
 }
 
 // maxCacheSize bounds a read of the cache. A link, a FIFO, a directory or
@@ -39,15 +40,21 @@ const maxCacheSize = 256 << 20
 
 // readCache decodes the cache file; anything odd is an empty cache.
 func readCache(commonDir string) map[string]*languages.Result {
+	m, _ := readCacheBytes(commonDir)
+	return m
+}
+
+// readCacheBytes decodes the cache file, and returns the bytes it read.
+func readCacheBytes(commonDir string) (map[string]*languages.Result, []byte) {
 	data, err := atomicfile.ReadIn(commonDir, cacheFile(), maxCacheSize)
 	if err != nil {
-		return nil
+		return nil, nil
 	}
-	var m map[string]*languages.Result
-	if gob.NewDecoder(bytes.NewReader(data)).Decode(&m) != nil {
-		return nil
+	m, err := decodeCache(data)
+	if err != nil {
+		return nil, nil
 	}
-	return m
+	return m, data
 }
 
 // openCache reads the cache; a missing, unreadable or corrupt file is an
@@ -58,8 +65,8 @@ func openCache(commonDir string) *cache {
 		return c
 	}
 	c.commonDir = commonDir
-	if m := readCache(commonDir); m != nil {
-		c.entries = m
+	if m, data := readCacheBytes(commonDir); m != nil {
+		c.entries, c.read = m, data
 	}
 	return c
 }
@@ -100,17 +107,20 @@ func (c *cache) save() error {
 	if c.commonDir == "" || c.added == 0 {
 		return nil
 	}
-	for k, v := range readCache(c.commonDir) {
-		if _, ok := c.entries[k]; !ok {
-			c.entries[k] = v
+	// What another run wrote meanwhile is kept; the file is decoded again
+	// only when it is not the one this run read.
+	if data, err := atomicfile.ReadIn(c.commonDir, cacheFile(), maxCacheSize); err == nil && !bytes.Equal(data, c.read) {
+		if m, err := decodeCache(data); err == nil {
+			for k, v := range m {
+				if _, ok := c.entries[k]; !ok {
+					c.entries[k] = v
+				}
+			}
 		}
 	}
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(c.entries); err != nil {
-		return fmt.Errorf("encode the count cache: %w", err)
-	}
-	atomicfile.WriteIn(c.commonDir, cacheFile(), buf.Bytes(), atomicfile.Options{Perm: 0o644, Transient: true, MkdirAll: true})
+	data := encodeCache(c.entries)
+	atomicfile.WriteIn(c.commonDir, cacheFile(), data, atomicfile.Options{Perm: 0o644, Transient: true, MkdirAll: true})
 	// A second count through the same cache writes only what it adds.
-	c.added = 0
+	c.added, c.read = 0, data
 	return nil
 }

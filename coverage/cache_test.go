@@ -15,7 +15,7 @@ import (
 // is the same as without a cache, promptly, and nothing is read past a
 // bound.
 func TestOddCacheIsAMiss(t *testing.T) {
-	name := fmt.Sprintf("counts-v%d.gob", languages.Version)
+	name := fmt.Sprintf("counts-v%d.bin", languages.Version)
 	for _, tc := range []struct {
 		name  string
 		setup func(t *testing.T, common string)

@@ -265,7 +265,7 @@ func countSnapshot(ctx context.Context, s *snapshot, o Options) (*Counts, error)
 	default:
 		c = openCache("")
 	}
-	excludes := append(append([]string(nil), DefaultExcludes...), o.Excludes...)
+	excludes := compileExcludes(append(append([]string(nil), DefaultExcludes...), o.Excludes...))
 	out := &Counts{Root: s.root, info: s.info, cache: c}
 	if out.scopes, err = compileScopes(o.Scopes); err != nil {
 		return nil, err
@@ -294,7 +294,7 @@ func countSnapshot(ctx context.Context, s *snapshot, o Options) (*Counts, error)
 		if atomicfile.IsTemp(path.Base(e.path)) && o.Mode != WorkTree {
 			out.Temps = append(out.Temps, e.path)
 		}
-		if !underPaths(e.path, o.Paths) || excluded(e.path, excludes) {
+		if !underPaths(e.path, o.Paths) || excludes.match(e.path) {
 			continue
 		}
 		l := sel.language(e.path)

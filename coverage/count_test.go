@@ -125,7 +125,7 @@ func TestCache(t *testing.T) {
 	}
 
 	info := filepath.Join(dir, ".git", "sentinel")
-	files, _ := filepath.Glob(filepath.Join(info, "counts-v*.gob"))
+	files, _ := filepath.Glob(filepath.Join(info, "counts-v*.bin"))
 	if len(files) != 1 {
 		t.Fatalf("cache files: %v", files)
 	}

@@ -91,7 +91,7 @@ func newPyCount(ctx context.Context, s *snapshot) (*pyCount, error) {
 	if !any {
 		return nil, nil
 	}
-	pc := &pyCount{ctx: ctx, s: s, all: s.entries, byPath: map[string]int{}, dirs: map[string]bool{"": true},
+	pc := &pyCount{ctx: ctx, s: s, all: s.entries, dirs: map[string]bool{"": true},
 		cfgs: map[string]*languages.PyConfig{}, starts: map[*languages.PyConfig][]string{},
 		mods: map[string]*languages.PyModule{}, need: map[string]bool{}, kinds: map[int]pyKind{}}
 	if s.context != nil {
@@ -101,6 +101,8 @@ func newPyCount(ctx context.Context, s *snapshot) (*pyCount, error) {
 		}
 		pc.all = all
 	}
+	// Sized once: a tree of 100,000 files grows no map while it is listed.
+	pc.byPath = make(map[string]int, len(pc.all))
 	for i, e := range pc.all {
 		pc.byPath[e.path] = i
 		for d := path.Dir(e.path); d != "." && !pc.dirs[d]; d = path.Dir(d) {

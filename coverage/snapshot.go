@@ -43,8 +43,11 @@ type entry struct {
 	path string // slash-separated, relative to the snapshot's root
 	blob string // git's object id of the content, when known
 	mode string // git's mode; "" for plain files
-	// onDisk is the absolute path to read, for work-tree and plain files.
+	// onDisk is the absolute path to read, for plain files.
 	onDisk string
+	// worktree says the content is the work tree's file at path, below
+	// the snapshot's root.
+	worktree bool
 }
 
 // snapshot is the list of files to count and a way to read them.
@@ -73,12 +76,12 @@ func (s *snapshot) close() {
 // read returns the content of an entry and, for work-tree files that differ
 // from the index, the blob id computed as git computes it.
 func (s *snapshot) read(ctx context.Context, e *entry) ([]byte, error) {
-	if e.onDisk != "" {
-		// A work-tree file is someone else's content: a link to /dev/zero
-		// or a FIFO where a test file was must not hang or exhaust memory.
-		if s.info != nil {
-			return atomicfile.ReadIn(s.root, e.path, MaxFileSize)
-		}
+	// A work-tree file is someone else's content: a link to /dev/zero or
+	// a FIFO where a test file was must not hang or exhaust memory.
+	switch {
+	case e.worktree:
+		return atomicfile.ReadIn(s.root, e.path, MaxFileSize)
+	case e.onDisk != "":
 		return atomicfile.ReadFile(e.onDisk, MaxFileSize)
 	}
 	return s.objects.ReadBlob(ctx, e.blob)
@@ -160,13 +163,12 @@ func openSnapshot(ctx context.Context, o *Options) (*snapshot, error) {
 			s.close()
 			return nil, err
 		}
-		seen := map[string]bool{}
-		for _, e := range es {
-			if seen[e.Path] {
-				continue // conflict stages: the work tree has one copy
+		s.entries = make([]entry, 0, len(es))
+		for i, e := range es {
+			if i > 0 && es[i-1].Path == e.Path {
+				continue // conflict stages, listed together: the work tree has one copy
 			}
-			seen[e.Path] = true
-			en := entry{path: e.Path, blob: e.Blob, mode: e.Mode, onDisk: filepath.Join(info.Root, filepath.FromSlash(e.Path))}
+			en := entry{path: e.Path, blob: e.Blob, mode: e.Mode, worktree: true}
 			if modified[e.Path] || e.Stage != 0 {
 				// The content is not the index's: hash it when read.
 				en.blob = ""
@@ -236,34 +238,69 @@ var DefaultExcludes = []string{"vendor/**", "node_modules/**", "third_party/**",
 // matches the path or, for "dir/**", anything below a "dir" at the top or,
 // with a leading "**/", at any depth.
 func excluded(p string, patterns []string) bool {
+	return compileExcludes(patterns).match(p)
+}
+
+// excludePattern is an exclude pattern read once: the path is matched
+// against it for every file of the tree on every count.
+type excludePattern struct {
+	pat      string // without a leading "**/" or a trailing "/**"
+	anyDepth bool   // "**/" led it
+	dir      bool   // "/**" ended it: it names a directory
+	literal  bool   // pat holds no glob character
+}
+
+// excludePatterns are a count's exclude patterns, read once.
+type excludePatterns []excludePattern
+
+func compileExcludes(patterns []string) excludePatterns {
+	out := make(excludePatterns, 0, len(patterns))
 	for _, pat := range patterns {
-		if matchExclude(p, pat) {
+		x := excludePattern{anyDepth: strings.HasPrefix(pat, "**/")}
+		pat = strings.TrimPrefix(pat, "**/")
+		x.pat, x.dir = strings.CutSuffix(pat, "/**")
+		x.literal = !strings.ContainsAny(x.pat, `*?[\`)
+		out = append(out, x)
+	}
+	return out
+}
+
+func (ps excludePatterns) match(p string) bool {
+	for i := range ps {
+		if ps[i].match(p) {
 			return true
 		}
 	}
 	return false
 }
 
-func matchExclude(p, pat string) bool {
-	anyDepth := strings.HasPrefix(pat, "**/")
-	pat = strings.TrimPrefix(pat, "**/")
-	if dir, ok := strings.CutSuffix(pat, "/**"); ok {
-		segs := strings.Split(p, "/")
-		for i := range segs[:len(segs)-1] {
-			if !anyDepth && i > 0 {
-				break
+func (x *excludePattern) match(p string) bool {
+	if x.dir {
+		// Each directory of p, without splitting it into a new slice.
+		for rest := p; ; {
+			seg, after, more := strings.Cut(rest, "/")
+			if !more {
+				return false // the last segment is the file's name
 			}
-			if ok, _ := path.Match(dir, segs[i]); ok {
+			if x.literal && seg == x.pat {
 				return true
 			}
+			if !x.literal {
+				if ok, _ := path.Match(x.pat, seg); ok {
+					return true
+				}
+			}
+			if !x.anyDepth {
+				return false
+			}
+			rest = after
 		}
-		return false
 	}
-	if ok, _ := path.Match(pat, p); ok {
+	if ok, _ := path.Match(x.pat, p); ok {
 		return true
 	}
-	if anyDepth {
-		ok, _ := path.Match(pat, path.Base(p))
+	if x.anyDepth {
+		ok, _ := path.Match(x.pat, path.Base(p))
 		return ok
 	}
 	return false

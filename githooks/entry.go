@@ -1,83 +1,16 @@
 package githooks
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/gitsentinel/sentinel/ci"
 	"github.com/gitsentinel/sentinel/coverage"
 	"github.com/gitsentinel/sentinel/gitrepo"
-	"github.com/gitsentinel/sentinel/internal/atomicfile"
-	"github.com/gitsentinel/sentinel/trailers"
 )
-
-// PrepareCommitMsg pre-fills the Assisted-by line when an agent is running,
-// so that a person sees it in the editor. A message that is still empty
-// gets a comment saying what the commit-msg hook will add instead: a real
-// trailer would turn an aborted, empty commit into one titled by it. It
-// returns what it did, or "" when it did nothing.
-func PrepareCommitMsg(ctx context.Context, dir, file string, env trailers.Env) (string, error) {
-	if !filepath.IsAbs(file) {
-		file = filepath.Join(dir, file)
-	}
-	s, err := trailers.LoadSettings(ctx, dir)
-	if err != nil {
-		return "", err
-	}
-	d := s.Detect(env)
-	if d == nil {
-		return "", nil
-	}
-	msg, err := os.ReadFile(file)
-	if err != nil {
-		return "", fmt.Errorf("read the commit message: %w", err)
-	}
-	value := d.Value(s.Config.Trailers.Format, s.Config.Trailers.Tools)
-	did := "pre-filled Assisted-by: " + value
-	out, changed, err := s.Syntax.AddDetected(msg, d, s.Config.Trailers.Format, s.Config.Trailers.Tools)
-	switch {
-	case errors.Is(err, trailers.ErrEmptyMessage):
-		out, changed = announce(msg, s.Syntax.Comment, value)
-		did = "announced Assisted-by: " + value + " in a comment; the commit-msg hook adds it"
-	case err != nil:
-		// The commit-msg hook reports what is wrong with the message.
-		return "", nil
-	}
-	if !changed {
-		return "", nil
-	}
-	if err := atomicfile.WriteTransient(file, out, 0o644); err != nil {
-		return "", err
-	}
-	return did, nil
-}
-
-// announce puts a comment line saying what will be added above the first
-// comment of an empty message.
-func announce(msg []byte, comment, value string) ([]byte, bool) {
-	line := []byte(comment + " sentinel: the commit-msg hook will add \"" + trailers.AssistedBy + ": " + value + "\"\n")
-	if bytes.Contains(msg, line) {
-		return msg, false
-	}
-	for i := 0; i < len(msg); {
-		if bytes.HasPrefix(msg[i:], []byte(comment)) {
-			out := append(append(append([]byte(nil), msg[:i]...), line...), msg[i:]...)
-			return out, true
-		}
-		j := bytes.IndexByte(msg[i:], '\n')
-		if j < 0 {
-			break
-		}
-		i += j + 1
-	}
-	return msg, false
-}
 
 // PrePushFailure is a pushed ref whose commits fail the checks.
 type PrePushFailure struct {

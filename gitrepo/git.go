@@ -8,8 +8,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/gitsentinel/sentinel/internal/gitconfig"
 )
 
 // Every git command line sentinel runs. Keeping them here, named, makes it
@@ -122,7 +126,42 @@ type ConfigEntry struct {
 
 // SyntaxConfig returns the comment and trailer settings that change how
 // git finds trailers, from every configuration git reads, in git's order.
+// With the real git it reads the files in-process when that gives git's
+// exact answer (see internal/gitconfig), and runs ArgvConfigSyntax
+// otherwise.
 func (g *Git) SyntaxConfig(ctx context.Context) ([]ConfigEntry, error) {
+	if g.Runner == nil {
+		if entries, err := SyntaxConfigInProcess(g.Dir, os.LookupEnv); err == nil {
+			return entries, nil
+		}
+	}
+	return g.SyntaxConfigGit(ctx)
+}
+
+// SyntaxConfigInProcess reads what ArgvConfigSyntax would print by reading
+// git's configuration files in dir without running git. Its error wraps
+// gitconfig.ErrUnsupported whenever git might answer otherwise.
+func SyntaxConfigInProcess(dir string, env gitconfig.Env) ([]ConfigEntry, error) {
+	all, err := gitconfig.Read(dir, env)
+	if err != nil {
+		return nil, err
+	}
+	var entries []ConfigEntry
+	for _, e := range all {
+		if e.Key != "core.commentchar" && e.Key != "core.commentstring" && !strings.HasPrefix(e.Key, "trailer.") {
+			continue
+		}
+		if !utf8.ValidString(e.Key) {
+			// git's regular expression may not match it in a UTF-8 locale.
+			return nil, fmt.Errorf("key %q is not UTF-8: %w", e.Key, gitconfig.ErrUnsupported)
+		}
+		entries = append(entries, ConfigEntry{Key: e.Key, Value: e.Value})
+	}
+	return entries, nil
+}
+
+// SyntaxConfigGit is SyntaxConfig answered by the git config process.
+func (g *Git) SyntaxConfigGit(ctx context.Context) ([]ConfigEntry, error) {
 	out, err := g.run(ctx, nil, ArgvConfigSyntax)
 	var ee *ExitError
 	if errors.As(err, &ee) && ee.Code == 1 && ee.Stderr == "" {

@@ -10,13 +10,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-
-	"github.com/go-git/go-billy/v5/osfs"
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/cache"
-	"github.com/go-git/go-git/v5/plumbing/storer"
-	"github.com/go-git/go-git/v5/storage/filesystem"
 )
+
+// ErrObjectNotFound is returned for an object the repository does not hold.
+var ErrObjectNotFound = errors.New("object not found")
 
 // ErrUnknownRevision is returned for a revision git cannot resolve to a commit.
 var ErrUnknownRevision = errors.New("unknown revision")
@@ -72,9 +69,7 @@ func Range(ctx context.Context, dir, spec string) ([]Commit, error) {
 		return nil, fmt.Errorf("range %q: %w", spec, err)
 	}
 	if loc.objectFormat == "sha1" {
-		st := filesystem.NewStorageWithOptions(osfs.New(loc.commonDir), cache.NewObjectLRUDefault(), filesystem.Options{})
-		commits, err := rangeStorage(st, loc.hashes)
-		if err == nil {
+		if commits, err := rangeStore(loc.commonDir, loc.hashes); err == nil {
 			return commits, nil
 		}
 	}
@@ -124,63 +119,6 @@ func (g *Git) locate(ctx context.Context, revs ...string) (location, error) {
 		dir = filepath.Join(g.Dir, dir)
 	}
 	return location{commonDir: dir, objectFormat: lines[n], hashes: lines[n+1:]}, nil
-}
-
-// rangeStorage lists hashes[0] minus hashes[1:] with go-git's storage.
-func rangeStorage(st storer.EncodedObjectStorer, hashes []string) ([]Commit, error) {
-	exclude := map[plumbing.Hash]bool{}
-	for _, h := range hashes[1:] {
-		if err := walk(st, plumbing.NewHash(h), nil, func(c *rawCommit) { exclude[plumbing.NewHash(c.Hash)] = true }); err != nil {
-			return nil, err
-		}
-	}
-	var out []Commit
-	err := walk(st, plumbing.NewHash(hashes[0]), exclude, func(c *rawCommit) { out = append(out, c.Commit) })
-	if err != nil {
-		return nil, err
-	}
-	// walk visits children before parents; reports read oldest first.
-	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
-		out[i], out[j] = out[j], out[i]
-	}
-	return out, nil
-}
-
-// walk visits every commit reachable from start and not in stop, each once.
-// A shallow clone's missing parents end the walk quietly, as in git.
-func walk(st storer.EncodedObjectStorer, start plumbing.Hash, stop map[plumbing.Hash]bool, visit func(*rawCommit)) error {
-	seen := map[plumbing.Hash]bool{}
-	stack := []plumbing.Hash{start}
-	for len(stack) > 0 {
-		h := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if seen[h] || stop[h] {
-			continue
-		}
-		seen[h] = true
-		obj, err := st.EncodedObject(plumbing.CommitObject, h)
-		if errors.Is(err, plumbing.ErrObjectNotFound) && h != start {
-			continue
-		}
-		if err != nil {
-			return fmt.Errorf("read commit %s: %w", h, err)
-		}
-		r, err := obj.Reader()
-		if err != nil {
-			return fmt.Errorf("read commit %s: %w", h, err)
-		}
-		raw, err := io.ReadAll(r)
-		r.Close()
-		if err != nil {
-			return fmt.Errorf("read commit %s: %w", h, err)
-		}
-		c := parseRawCommit(h.String(), raw)
-		visit(c)
-		for i := len(c.Parents) - 1; i >= 0; i-- {
-			stack = append(stack, plumbing.NewHash(c.Parents[i]))
-		}
-	}
-	return nil
 }
 
 // rangeCLI lists a range with git rev-list and reads the commits with one

@@ -98,6 +98,9 @@ func (c *Command) Args() []string {
 // decomposer walks shell code into simple commands.
 type decomposer struct {
 	out []*Command
+	// needsEngine records code left unread for want of a grammar, even
+	// where a caller drops the error (a literal that may be a command).
+	needsEngine bool
 	// fetched marks calls that read fetched code on stdin (curl … | sh).
 	fetched map[*syntax.CallExpr]bool
 	// piped is what a literal producer pipes into a call; dynamic marks
@@ -129,10 +132,11 @@ func Decompose(src string) ([]*Command, error) {
 func decomposeIn(src string, e *Env) ([]*Command, error) {
 	d := &decomposer{fetched: map[*syntax.CallExpr]bool{}, piped: map[*syntax.CallExpr]string{},
 		dynamic: map[*syntax.CallExpr]bool{}, pipedPaths: map[*syntax.CallExpr][]string{}, written: map[string]string{}, fetchedTo: map[string]bool{}, scope: &scope{vars: map[string]string{}, env: e}}
-	if err := d.parse(src, 0, nil); err != nil {
-		return d.out, err
+	err := d.parse(src, 0, nil)
+	if d.needsEngine {
+		return d.out, ErrNeedsEngine
 	}
-	return d.out, nil
+	return d.out, err
 }
 
 func (d *decomposer) parse(src string, depth int, via []string) error {

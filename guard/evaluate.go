@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"errors"
 	"fmt"
 	"path"
 	"strings"
@@ -39,6 +40,10 @@ type Decision struct {
 	Call *Call
 	// Raw is the event as the host sent it.
 	Raw string
+	// NeedsEngine says the front binary could not read code in the
+	// command for want of a grammar: the verdict is a denial, and the
+	// caller hands the event to the engine binary, which decides it.
+	NeedsEngine bool
 }
 
 // Reason is the one-line reason a host shows: the first finding of the
@@ -81,6 +86,12 @@ func EvaluateCommand(src string, e *Env, p *Policy) *Decision {
 	d := &Decision{}
 	cmds, err := decomposeIn(src, e)
 	d.Commands = cmds
+	if errors.Is(err, ErrNeedsEngine) {
+		d.NeedsEngine = true
+		d.add(Finding{RuleID: "engine", Verdict: Deny, Command: src,
+			Reason: "sentinel guard [engine]: " + err.Error() + ", which is not installed beside it; instead: run `make install` in sentinel's source"})
+		return d
+	}
 	if err != nil {
 		d.add(Finding{RuleID: "parse", Verdict: Deny, Command: src,
 			Reason: "sentinel guard [parse]: " + err.Error() + "; instead: write the command so that a POSIX/Bash parser reads it"})
@@ -131,7 +142,7 @@ func evaluateOne(c *Command, e *Env, p *Policy, d *Decision) {
 	if args := c.Args(); len(args) == 1 && (args[0] == "--help" || args[0] == "--version" || args[0] == "-h") && !c.Computed && len(c.Writes) == 0 {
 		return // it prints and runs nothing
 	}
-	for _, r := range Catalogue {
+	for _, r := range Catalogue() {
 		if r.Severity == Critical && r.Match(c, e) {
 			d.add(ruleFinding(r, c, Deny))
 			return
@@ -155,7 +166,7 @@ func evaluateOne(c *Command, e *Env, p *Policy, d *Decision) {
 		d.add(Finding{RuleID: "command.computed", Verdict: v, Command: c.Text,
 			Reason: "sentinel guard [command.computed, HIGH]: the command's name is computed (" + c.Name() + "), so what runs cannot be checked; instead: write the command out"})
 	}
-	for _, r := range Catalogue {
+	for _, r := range Catalogue() {
 		if r.Severity == Critical || r.Level > e.Level || !r.Match(c, e) {
 			continue
 		}

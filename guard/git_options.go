@@ -17,7 +17,7 @@ var gitGlobal = sync.OnceValue(func() *cmdSpec {
 // gitSubs are git's subcommands' options, as parse-options reads them:
 // unique prefixes of long options, --no-X negations, options after
 // operands until "--".
-var gitSubs = sync.OnceValue(func() map[string]*cmdSpec {
+var gitSubs = sync.OnceValue(func() *specTable {
 	desc := map[string]string{
 		"commit":         "a|all p|patch C|reuse-message= c|reedit-message= fixup= squash= reset-author short branch porcelain long z|null F|file= author= date= m|message= t|template= s|signoff trailer= n|no-verify allow-empty allow-empty-message cleanup= e|edit i|include o|only pathspec-from-file= pathspec-file-nul u|untracked-files? v|verbose q|quiet dry-run status S|gpg-sign? amend no-post-rewrite",
 		"push":           "v|verbose q|quiet repo= all branches mirror d|delete tags n|dry-run porcelain f|force force-with-lease? force-if-includes recurse-submodules= thin receive-pack= exec= u|set-upstream progress prune no-verify follow-tags signed? atomic o|push-option= 4|ipv4 6|ipv6",
@@ -55,9 +55,9 @@ var gitSubs = sync.OnceValue(func() map[string]*cmdSpec {
 		"checkout-index": "u|index q|quiet f|force a|all n|no-create prefix= stage= temp stdin z",
 		"read-tree":      "m reset u i n|dry-run v trivial aggressive prefix= index-output= exclude-per-directory= q|quiet",
 	}
-	m := map[string]*cmdSpec{}
+	m := &specTable{descs: make(map[string]specDesc, len(desc))}
 	for name, d := range desc {
-		m[name] = parseSpec(d, true, true, false)
+		m.descs[name] = specDesc{desc: d, abbrev: true, gitNeg: true}
 	}
 	return m
 })
@@ -162,7 +162,7 @@ func parseGitWith(argv []string, pre map[string]string) *gitCall {
 	if strings.ContainsAny(g.sub, "$`") {
 		g.computed = true
 	}
-	spec := gitSubs()[g.sub]
+	spec := gitSubs().get(g.sub)
 	if spec == nil {
 		spec = &cmdSpec{short: map[byte]*optSpec{}, long: map[string]*optSpec{}}
 	}

@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"errors"
 	"path"
 	"regexp"
 	"strings"
@@ -66,6 +67,10 @@ func (d *decomposer) interpreter(c *Command, depth int) error {
 		return nil
 	}
 	effects, err := ScriptEffects(lang, code)
+	if errors.Is(err, ErrNeedsEngine) {
+		d.needsEngine = true
+		return err
+	}
 	if err != nil && len(effects) == 0 {
 		return unknown(lang + " code the guard cannot read")
 	}

@@ -34,47 +34,49 @@ func pattern(expr string, fold bool, keep func(string) bool, hints ...string) se
 // was cut inside the quotes) or bare.
 const wordPattern = `"(?:[^"\\]|\\.)*(?:"|\z)|'[^']*(?:'|\z)|(?:\\.|[^\s'"&;|<>()])+`
 
-// secretPatterns find the secrets that have a shape of their own; Mask's
+// secretPatterns() find the secrets that have a shape of their own; Mask's
 // scanners find the values of secret-named variables and options.
-var secretPatterns = []secretPattern{
-	// A private key block, also one the size bound cut in half.
-	pattern(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY[A-Z ]*-----(?P<s>(?s:.*?))(?:-----END [A-Z0-9 ]*PRIVATE KEY[A-Z ]*-----|\z)`, false, nil, "PRIVATE KEY"),
-	// Vendors' tokens, by their documented prefixes.
-	pattern(`\b(?:AKIA|ASIA)(?P<s>[0-9A-Z]{16})\b`, false, nil, "AKIA", "ASIA"),                        // AWS access key ids
-	pattern(`\bgh[pousr]_(?P<s>[A-Za-z0-9]{20,})`, false, nil, "ghp_", "gho_", "ghu_", "ghs_", "ghr_"), // GitHub tokens
-	pattern(`\bgithub_pat_(?P<s>[A-Za-z0-9_]{20,})`, false, nil, "github_pat_"),                        // GitHub fine-grained tokens
-	pattern(`\bsk-(?:ant-|proj-|svcacct-|admin-)?(?P<s>[A-Za-z0-9_\-]{16,})`, false, nil, "sk-"),       // OpenAI and Anthropic keys
-	pattern(`\bxox[abposre]-(?P<s>[A-Za-z0-9\-]{8,})`, false, nil, "xox"),                              // Slack tokens
-	pattern(`\b(?:sk|rk)_(?:live|test)_(?P<s>[A-Za-z0-9]{10,})`, false, nil, "_live_", "_test_"),       // Stripe secret and restricted keys
-	pattern(`\bwhsec_(?P<s>[A-Za-z0-9]{16,})`, false, nil, "whsec_"),                                   // Stripe webhook secrets
-	pattern(`\bAIza(?P<s>[0-9A-Za-z_\-]{30,})`, false, nil, "AIza"),                                    // Google API keys
-	pattern(`\bglpat-(?P<s>[A-Za-z0-9_\-]{20,})`, false, nil, "glpat-"),                                // GitLab tokens
-	pattern(`\bnpm_(?P<s>[A-Za-z0-9]{30,})`, false, nil, "npm_"),                                       // npm tokens
-	pattern(`\bhf_(?P<s>[A-Za-z0-9]{30,})`, false, nil, "hf_"),                                         // Hugging Face tokens
-	pattern(`\bhvs\.(?P<s>[A-Za-z0-9_\-]{20,})`, false, nil, "hvs."),                                   // Vault tokens
-	pattern(`\beyJ(?P<s>[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*)`, false, nil, "eyJ"),  // JWTs
-	// HTTP credentials.
-	pattern(`(?i)\bauthorization\s*:\s*(?:(?:bearer|basic|token|bot|digest|negotiate)\s+)?(?P<s>[^\s'"\\]+)`, true, nil, "authorization"),
-	pattern(`(?i)\bbearer\s+(?P<s>[A-Za-z0-9._~+/=\-]{8,})`, true, nil, "bearer"),
-	pattern(`(?i)(?:^|[\s'"])(?:x-api-key|api-key|private-token|x-auth-token|x-access-token)\s*:\s*(?P<s>[^\s'"\\]+)`, true, nil, "api-key", "private-token", "auth-token", "access-token"),
-	// URL userinfo: the user stays, the password goes.
-	pattern(`\b[A-Za-z][A-Za-z0-9+.\-]*://[^\s/:@'"]*:(?P<s>[^\s/'"]*)@`, false, nil, "://"),
-	// Passwords on command lines: mysql's attached -pSECRET, sshpass -p,
-	// curl's user:password, openssl's pass:SECRET.
-	pattern(`\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mysqlpump|mysqlsh|mariadb[a-z\-]*)\b[^;&|\n]*?\s['"]?-p(?P<s>[^\s'";&|]+)`, false, nil, "mysql", "mariadb"),
-	pattern(`\bsshpass\b[^;&|\n]*?\s-p\s*(?P<s>`+wordPattern+`)`, false, nil, "sshpass"),
-	pattern(`\bcurl\b[^;&|\n]*?\s(?:-u\s*|-U\s*|--user[=\s]\s*|--proxy-user[=\s]\s*)['"]?[^\s:'"]*:(?P<s>[^\s'"]+)`, false, nil, "curl"),
-	pattern(`(?:^|[\s'"=])pass:(?P<s>[^\s'"]+)`, false, nil, "pass:"),
-	pattern(`\bredis-cli\b[^;&|\n]*?\s-a\s*(?P<s>`+wordPattern+`)`, false, nil, "redis-cli"),
-	pattern(`\bssh-keygen\b[^;&|\n]*?\s-[NP]\s*(?P<s>`+wordPattern+`)`, false, nil, "ssh-keygen"),
-	pattern(`\baws\s+configure\s+set\s+(?P<n>[A-Za-z0-9_.\-]+)\s+(?P<s>`+wordPattern+`)`, false, secretVar, "configure"),
-	// name: SECRET and name = SECRET, as in YAML and INI files written
-	// by a command (YAML wants the space after the colon, which keeps
-	// URLs out).
-	pattern(`(?:^|[^A-Za-z0-9_.\-])(?P<n>[A-Za-z_][A-Za-z0-9_.\-]*)(?::[ \t]+|[ \t]+=[ \t]*)(?P<s>[^\s'"]+)`, false, secretVar, ": ", ":\t", " =", "\t="),
-	// "name": "SECRET" in JSON.
-	pattern(`"(?P<n>[A-Za-z0-9_.\-]+)"\s*:\s*"(?P<s>(?:[^"\\]|\\.)*)"`, false, secretVar, `":`, `" :`),
-}
+var secretPatterns = sync.OnceValue(func() []secretPattern {
+	return []secretPattern{
+		// A private key block, also one the size bound cut in half.
+		pattern(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY[A-Z ]*-----(?P<s>(?s:.*?))(?:-----END [A-Z0-9 ]*PRIVATE KEY[A-Z ]*-----|\z)`, false, nil, "PRIVATE KEY"),
+		// Vendors' tokens, by their documented prefixes.
+		pattern(`\b(?:AKIA|ASIA)(?P<s>[0-9A-Z]{16})\b`, false, nil, "AKIA", "ASIA"),                        // AWS access key ids
+		pattern(`\bgh[pousr]_(?P<s>[A-Za-z0-9]{20,})`, false, nil, "ghp_", "gho_", "ghu_", "ghs_", "ghr_"), // GitHub tokens
+		pattern(`\bgithub_pat_(?P<s>[A-Za-z0-9_]{20,})`, false, nil, "github_pat_"),                        // GitHub fine-grained tokens
+		pattern(`\bsk-(?:ant-|proj-|svcacct-|admin-)?(?P<s>[A-Za-z0-9_\-]{16,})`, false, nil, "sk-"),       // OpenAI and Anthropic keys
+		pattern(`\bxox[abposre]-(?P<s>[A-Za-z0-9\-]{8,})`, false, nil, "xox"),                              // Slack tokens
+		pattern(`\b(?:sk|rk)_(?:live|test)_(?P<s>[A-Za-z0-9]{10,})`, false, nil, "_live_", "_test_"),       // Stripe secret and restricted keys
+		pattern(`\bwhsec_(?P<s>[A-Za-z0-9]{16,})`, false, nil, "whsec_"),                                   // Stripe webhook secrets
+		pattern(`\bAIza(?P<s>[0-9A-Za-z_\-]{30,})`, false, nil, "AIza"),                                    // Google API keys
+		pattern(`\bglpat-(?P<s>[A-Za-z0-9_\-]{20,})`, false, nil, "glpat-"),                                // GitLab tokens
+		pattern(`\bnpm_(?P<s>[A-Za-z0-9]{30,})`, false, nil, "npm_"),                                       // npm tokens
+		pattern(`\bhf_(?P<s>[A-Za-z0-9]{30,})`, false, nil, "hf_"),                                         // Hugging Face tokens
+		pattern(`\bhvs\.(?P<s>[A-Za-z0-9_\-]{20,})`, false, nil, "hvs."),                                   // Vault tokens
+		pattern(`\beyJ(?P<s>[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*)`, false, nil, "eyJ"),  // JWTs
+		// HTTP credentials.
+		pattern(`(?i)\bauthorization\s*:\s*(?:(?:bearer|basic|token|bot|digest|negotiate)\s+)?(?P<s>[^\s'"\\]+)`, true, nil, "authorization"),
+		pattern(`(?i)\bbearer\s+(?P<s>[A-Za-z0-9._~+/=\-]{8,})`, true, nil, "bearer"),
+		pattern(`(?i)(?:^|[\s'"])(?:x-api-key|api-key|private-token|x-auth-token|x-access-token)\s*:\s*(?P<s>[^\s'"\\]+)`, true, nil, "api-key", "private-token", "auth-token", "access-token"),
+		// URL userinfo: the user stays, the password goes.
+		pattern(`\b[A-Za-z][A-Za-z0-9+.\-]*://[^\s/:@'"]*:(?P<s>[^\s/'"]*)@`, false, nil, "://"),
+		// Passwords on command lines: mysql's attached -pSECRET, sshpass -p,
+		// curl's user:password, openssl's pass:SECRET.
+		pattern(`\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mysqlpump|mysqlsh|mariadb[a-z\-]*)\b[^;&|\n]*?\s['"]?-p(?P<s>[^\s'";&|]+)`, false, nil, "mysql", "mariadb"),
+		pattern(`\bsshpass\b[^;&|\n]*?\s-p\s*(?P<s>`+wordPattern+`)`, false, nil, "sshpass"),
+		pattern(`\bcurl\b[^;&|\n]*?\s(?:-u\s*|-U\s*|--user[=\s]\s*|--proxy-user[=\s]\s*)['"]?[^\s:'"]*:(?P<s>[^\s'"]+)`, false, nil, "curl"),
+		pattern(`(?:^|[\s'"=])pass:(?P<s>[^\s'"]+)`, false, nil, "pass:"),
+		pattern(`\bredis-cli\b[^;&|\n]*?\s-a\s*(?P<s>`+wordPattern+`)`, false, nil, "redis-cli"),
+		pattern(`\bssh-keygen\b[^;&|\n]*?\s-[NP]\s*(?P<s>`+wordPattern+`)`, false, nil, "ssh-keygen"),
+		pattern(`\baws\s+configure\s+set\s+(?P<n>[A-Za-z0-9_.\-]+)\s+(?P<s>`+wordPattern+`)`, false, secretVar, "configure"),
+		// name: SECRET and name = SECRET, as in YAML and INI files written
+		// by a command (YAML wants the space after the colon, which keeps
+		// URLs out).
+		pattern(`(?:^|[^A-Za-z0-9_.\-])(?P<n>[A-Za-z_][A-Za-z0-9_.\-]*)(?::[ \t]+|[ \t]+=[ \t]*)(?P<s>[^\s'"]+)`, false, secretVar, ": ", ":\t", " =", "\t="),
+		// "name": "SECRET" in JSON.
+		pattern(`"(?P<n>[A-Za-z0-9_.\-]+)"\s*:\s*"(?P<s>(?:[^"\\]|\\.)*)"`, false, secretVar, `":`, `" :`),
+	}
+})
 
 // Mask returns s with the secrets in it replaced by ***: vendors' API keys
 // and tokens, JWTs, private key blocks, Authorization headers, passwords in
@@ -83,7 +85,7 @@ var secretPatterns = []secretPattern{
 // masked harmless value costs the trail a detail, a recorded secret leaks.
 func Mask(s string) string {
 	lower := ""
-	for _, p := range secretPatterns {
+	for _, p := range secretPatterns() {
 		text := s
 		if p.fold {
 			if lower == "" {

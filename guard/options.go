@@ -258,10 +258,10 @@ func isNumber(s string) bool {
 
 // specs are the tables, built on first use so that a guard run pays only
 // for the commands it meets.
-var specs = sync.OnceValue(func() map[string]*cmdSpec {
-	m := map[string]*cmdSpec{}
-	gnu := func(name, desc string) { m[name] = parseSpec(desc, true, false, false) }
-	posix := func(name, desc string) { m[name] = parseSpec(desc, true, false, true) }
+var specs = sync.OnceValue(func() *specTable {
+	m := &specTable{descs: map[string]specDesc{}}
+	gnu := func(name, desc string) { m.descs[name] = specDesc{desc: desc, abbrev: true} }
+	posix := func(name, desc string) { m.descs[name] = specDesc{desc: desc, abbrev: true, stop: true} }
 	gnu("rm", "f|force i I interactive? one-file-system no-preserve-root preserve-root? r|R|recursive d|dir v|verbose help version")
 	gnu("cp", "a|archive attributes-only backup? b copy-contents d f|force i|interactive H l|link L|dereference n|no-clobber P|no-dereference p preserve? no-preserve= parents R|r|recursive reflink? remove-destination sparse= strip-trailing-slashes s|symbolic-link S|suffix= t|target-directory= T|no-target-directory u|update? v|verbose x|one-file-system Z context? debug keep-directory-symlink")
 	gnu("mv", "b backup? f|force i|interactive n|no-clobber S|suffix= t|target-directory= T|no-target-directory u|update? v|verbose exchange strip-trailing-slashes Z|context debug no-copy")
@@ -278,9 +278,11 @@ var specs = sync.OnceValue(func() map[string]*cmdSpec {
 	gnu("chown", "c|changes f|silent|quiet v|verbose dereference h|no-dereference from= no-preserve-root preserve-root reference= R|recursive H L P")
 	gnu("chgrp", "c|changes f|silent|quiet v|verbose dereference h|no-dereference no-preserve-root preserve-root reference= R|recursive H L P")
 	gnu("kill", "s|signal= n= l|list L|table q|queue= timeout=")
-	m["kill"].numeric = true
+	kill := m.descs["kill"]
+	kill.numeric = true
+	m.descs["kill"] = kill
 	gnu("kubectl", "n|namespace= context= kubeconfig= cluster= user= l|selector= o|output= f|filename= k|kustomize= A|all-namespaces s|server= token= as= grace-period= timeout=")
-	m["oc"] = m["kubectl"]
+	m.descs["oc"] = m.descs["kubectl"]
 	gnu("helm", "n|namespace= kube-context= kubeconfig= f|values= set= version= o|output=")
 	gnu("aws", "profile= region= output= endpoint-url= query= color= cli-input-json= ca-bundle= debug no-verify-ssl no-paginate no-sign-request")
 	gnu("gcloud", "project= account= configuration= format= verbosity= impersonate-service-account= quiet q")
@@ -313,9 +315,45 @@ var specs = sync.OnceValue(func() map[string]*cmdSpec {
 	return m
 })
 
+// specTable is a set of commands' option tables, each parsed from its
+// description on first use: a guard run meets a few of the dozens of
+// commands described, and parsing them all cost a fifth of a typical run.
+type specTable struct {
+	mu     sync.Mutex
+	descs  map[string]specDesc
+	parsed map[string]*cmdSpec
+}
+
+// specDesc is one command's table as written, and how to read it.
+type specDesc struct {
+	desc                 string
+	abbrev, gitNeg, stop bool
+	numeric              bool // a word like -1 is an operand, as cmdSpec.numeric
+}
+
+// get returns the table of a command, or nil.
+func (t *specTable) get(name string) *cmdSpec {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if s, ok := t.parsed[name]; ok {
+		return s
+	}
+	d, ok := t.descs[name]
+	if !ok {
+		return nil
+	}
+	s := parseSpec(d.desc, d.abbrev, d.gitNeg, d.stop)
+	s.numeric = d.numeric
+	if t.parsed == nil {
+		t.parsed = map[string]*cmdSpec{}
+	}
+	t.parsed[name] = s
+	return s
+}
+
 // specFor returns the table of a command, or nil.
 func specFor(name string) *cmdSpec {
-	if s := specs()[name]; s != nil {
+	if s := specs().get(name); s != nil {
 		return s
 	}
 	return nil

@@ -128,10 +128,12 @@ func (e *Env) checkResolved(p string) *PathFinding {
 // sentinel in a directory of $PATH: replacing either switches every check
 // off.
 func (e *Env) isSentinelBinary(p string) bool {
-	if e.Self != "" && p == e.Self {
+	if e.Self != "" && (p == e.Self || p == filepath.Join(filepath.Dir(e.Self), "sentinel-engine") || p == filepath.Join(filepath.Dir(e.Self), "sentinel")) {
+		// The front binary and the engine it runs are installed together:
+		// replacing either switches the checks off.
 		return true
 	}
-	if filepath.Base(p) != "sentinel" && (e.Self == "" || filepath.Base(p) != filepath.Base(e.Self)) {
+	if b := filepath.Base(p); b != "sentinel" && b != "sentinel-engine" && (e.Self == "" || b != filepath.Base(e.Self)) {
 		return false
 	}
 	dir := filepath.Dir(p)
@@ -176,7 +178,7 @@ func (e *Env) hardLinkedTo(p string) string {
 		}
 	}
 	if e.Self != "" {
-		candidates = append(candidates, e.Self)
+		candidates = append(candidates, e.Self, filepath.Join(filepath.Dir(e.Self), "sentinel-engine"))
 	}
 	for _, c := range candidates {
 		if c == p {

@@ -22,7 +22,7 @@ func testEnv(t testing.TB) *Env {
 func TestCatalogueSamples(t *testing.T) {
 	e := testEnv(t)
 	ids := map[string]bool{}
-	for _, r := range Catalogue {
+	for _, r := range Catalogue() {
 		if ids[r.ID] {
 			t.Errorf("rule id %s used twice", r.ID)
 		}

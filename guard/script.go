@@ -1,15 +1,12 @@
 package guard
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"path"
 	"strconv"
 	"strings"
 	"time"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 // ScriptEffect is one thing a script would do that the guard must check.
@@ -61,6 +58,11 @@ func (e ScriptEffect) String() string {
 	return b.String()
 }
 
+// ErrNeedsEngine is returned where reading the code needs a tree-sitter
+// grammar, by the front binary that links none: the event is then handed,
+// whole, to the engine binary, which reads it.
+var ErrNeedsEngine = errors.New("reading this code needs sentinel's engine")
+
 // ErrScriptSyntax is returned, with the effects found in what could be
 // read, for code the grammar or lexer could not read whole.
 var ErrScriptSyntax = errors.New("the code does not parse")
@@ -84,22 +86,37 @@ func ScriptEffects(lang, src string) ([]ScriptEffect, error) {
 	r := &scriptRun{}
 	defer r.close()
 	err := r.read(lang, src, "")
+	if r.needsEngine {
+		return r.out, ErrNeedsEngine
+	}
 	return r.out, err
 }
 
 // scriptRun is one ScriptEffects call: its parsers, reused by the code
 // that eval of a literal string brings in, and the effects found.
 type scriptRun struct {
-	parsers map[*sitter.Language]*sitter.Parser
-	types   map[*sitter.Language]map[sitter.Symbol]string
-	out     []ScriptEffect
-	depth   int
+	parsers scriptParsers
+	// needsEngine records that some code went unread for want of a
+	// grammar, whatever a reader made of the error.
+	needsEngine bool
+	out         []ScriptEffect
+	depth       int
 }
 
 func (r *scriptRun) close() {
-	for _, p := range r.parsers {
-		p.Close()
+	r.parsers.close()
+}
+
+// parse parses src with the named grammar ("javascript", "typescript",
+// "python", "ruby", "php") and copies the tree; hasError reports ERROR or
+// MISSING nodes. In the front binary, which links no grammar, it returns
+// ErrNeedsEngine.
+func (r *scriptRun) parse(grammar string, src []byte) (root *tnode, hasError bool, err error) {
+	root, hasError, err = r.parsers.parse(grammar, src)
+	if errors.Is(err, ErrNeedsEngine) {
+		r.needsEngine = true
 	}
+	return root, hasError, err
 }
 
 // read analyses src in lang, one level deeper; via names the eval that
@@ -235,69 +252,6 @@ func (n *tnode) walk(fn func(*tnode)) {
 		fn(x)
 		for i := len(x.kids) - 1; i >= 0; i-- {
 			stack = append(stack, x.kids[i])
-		}
-	}
-}
-
-// parse parses src with the grammar and copies the tree; hasError reports
-// ERROR or MISSING nodes.
-func (r *scriptRun) parse(lang *sitter.Language, src []byte) (root *tnode, hasError bool, err error) {
-	if r.parsers == nil {
-		r.parsers = map[*sitter.Language]*sitter.Parser{}
-		r.types = map[*sitter.Language]map[sitter.Symbol]string{}
-	}
-	p := r.parsers[lang]
-	if p == nil {
-		p = sitter.NewParser()
-		p.SetLanguage(lang)
-		p.SetOperationLimit(int(scriptParseTimeout.Microseconds()))
-		r.parsers[lang] = p
-		r.types[lang] = map[sitter.Symbol]string{}
-	}
-	tree, err := p.ParseCtx(context.Background(), nil, src)
-	if err != nil {
-		p.Reset()
-		return nil, true, fmt.Errorf("parse: %w", err)
-	}
-	defer tree.Close()
-	types := r.types[lang]
-	cur := sitter.NewTreeCursor(tree.RootNode())
-	defer cur.Close()
-	mk := func(field string) *tnode {
-		n := cur.CurrentNode()
-		sym := n.Symbol()
-		typ, ok := types[sym]
-		if !ok {
-			typ = n.Type()
-			types[sym] = typ
-		}
-		return &tnode{typ: typ, field: field, named: n.IsNamed(), start: n.StartByte(), end: n.EndByte()}
-	}
-	top := mk("")
-	hasError = tree.RootNode().HasError()
-	stack := []*tnode{top}
-	attach := func() {
-		n := mk(cur.CurrentFieldName())
-		parent := stack[len(stack)-1]
-		n.parent = parent
-		parent.kids = append(parent.kids, n)
-		stack = append(stack, n)
-	}
-	for {
-		if cur.GoToFirstChild() {
-			attach()
-			continue
-		}
-		for {
-			if len(stack) == 1 {
-				return top, hasError, nil
-			}
-			stack = stack[:len(stack)-1]
-			if cur.GoToNextSibling() {
-				attach()
-				break
-			}
-			cur.GoToParent()
 		}
 	}
 }

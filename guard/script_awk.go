@@ -3,54 +3,57 @@ package guard
 import (
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // awkMarkers is awk's prefilter: the only ways out of awk are system(),
 // pipes, redirections, getline and gawk's @load.
 var awkMarkers = []string{"system", "|", ">", "getline", "@load"}
 
-// awkRules is what awk's builtins and redirections do, with samples.
-var awkRules = []scriptRule{
-	{apis: []string{"system"},
-		fn: shellAt(0, ""),
-		samples: []scriptSample{
-			{`BEGIN { system("rm -rf /") }`, []string{`exec sh "rm -rf /"`}},
-			{`{ system("rm " $1) }`, []string{`exec sh ? "rm …"`}},
-			{`BEGIN { cmd = "git push --force"; system(cmd) }`, []string{`exec sh "git push --force"`}},
-			{`BEGIN { d = "/tmp"; system("rm -rf " d "/x") }`, []string{`exec sh "rm -rf /tmp/x"`}},
-			{"BEGIN{system(\"echo \\\"a\\\"\\n\")}", []string{`exec sh "echo \"a\"\n"`}},
-			{`{ system($0) }`, []string{`exec sh ? "…"`}},
-		}},
-	{apis: []string{"print |", "getline |"},
-		fn: shellAt(0, ""),
-		samples: []scriptSample{
-			{`{ print $1 | "sh" }`, []string{`exec sh "sh"`}},
-			{`{ print "rm -rf " $1 | "bash" }`, []string{`exec sh "bash"`}},
-			{`{ printf "%s\n", $0 | "sort -u > out.txt" }`, []string{`exec sh "sort -u > out.txt"`}},
-			{`BEGIN { "date" | getline d; print d }`, []string{`exec sh "date"`}},
-			{`BEGIN { while (("ls " dir) | getline f) print f }`, []string{`exec sh ? "ls …"`}},
-			{`BEGIN { cmd = "cat ~/.netrc"; cmd | getline x }`, []string{`exec sh "cat ~/.netrc"`}},
-			{`{ print |& "sh" }`, []string{`exec sh "sh"`}},
-		}},
-	{apis: []string{"print >"},
-		fn: pathAt("write", 0, ""),
-		samples: []scriptSample{
-			{`{ print > ".git/config" }`, []string{`write ".git/config"`}},
-			{`{ print $0 >> "/etc/hosts" }`, []string{`write "/etc/hosts"`}},
-			{`{ print $2 > $1 ".txt" }`, []string{`write ? "….txt"`}},
-		}},
-	{apis: []string{"getline <"},
-		fn: pathAt("read", 0, ""),
-		samples: []scriptSample{
-			{`BEGIN { while ((getline line < "/etc/shadow") > 0) print line }`, []string{`read "/etc/shadow"`}},
-			{`BEGIN { getline < ".env"; print }`, []string{`read ".env"`}},
-		}},
-	{apis: []string{"@load"},
-		fn: unknownExec,
-		samples: []scriptSample{
-			{`@load "filefuncs"
+// awkRules() is what awk's builtins and redirections do, with samples.
+func awkRules() []scriptRule {
+	return []scriptRule{
+		{apis: []string{"system"},
+			fn: shellAt(0, ""),
+			samples: []scriptSample{
+				{`BEGIN { system("rm -rf /") }`, []string{`exec sh "rm -rf /"`}},
+				{`{ system("rm " $1) }`, []string{`exec sh ? "rm …"`}},
+				{`BEGIN { cmd = "git push --force"; system(cmd) }`, []string{`exec sh "git push --force"`}},
+				{`BEGIN { d = "/tmp"; system("rm -rf " d "/x") }`, []string{`exec sh "rm -rf /tmp/x"`}},
+				{"BEGIN{system(\"echo \\\"a\\\"\\n\")}", []string{`exec sh "echo \"a\"\n"`}},
+				{`{ system($0) }`, []string{`exec sh ? "…"`}},
+			}},
+		{apis: []string{"print |", "getline |"},
+			fn: shellAt(0, ""),
+			samples: []scriptSample{
+				{`{ print $1 | "sh" }`, []string{`exec sh "sh"`}},
+				{`{ print "rm -rf " $1 | "bash" }`, []string{`exec sh "bash"`}},
+				{`{ printf "%s\n", $0 | "sort -u > out.txt" }`, []string{`exec sh "sort -u > out.txt"`}},
+				{`BEGIN { "date" | getline d; print d }`, []string{`exec sh "date"`}},
+				{`BEGIN { while (("ls " dir) | getline f) print f }`, []string{`exec sh ? "ls …"`}},
+				{`BEGIN { cmd = "cat ~/.netrc"; cmd | getline x }`, []string{`exec sh "cat ~/.netrc"`}},
+				{`{ print |& "sh" }`, []string{`exec sh "sh"`}},
+			}},
+		{apis: []string{"print >"},
+			fn: pathAt("write", 0, ""),
+			samples: []scriptSample{
+				{`{ print > ".git/config" }`, []string{`write ".git/config"`}},
+				{`{ print $0 >> "/etc/hosts" }`, []string{`write "/etc/hosts"`}},
+				{`{ print $2 > $1 ".txt" }`, []string{`write ? "….txt"`}},
+			}},
+		{apis: []string{"getline <"},
+			fn: pathAt("read", 0, ""),
+			samples: []scriptSample{
+				{`BEGIN { while ((getline line < "/etc/shadow") > 0) print line }`, []string{`read "/etc/shadow"`}},
+				{`BEGIN { getline < ".env"; print }`, []string{`read ".env"`}},
+			}},
+		{apis: []string{"@load"},
+			fn: unknownExec,
+			samples: []scriptSample{
+				{`@load "filefuncs"
 BEGIN { }`, []string{`exec ?`}},
-		}},
+			}},
+	}
 }
 
 // awkExtraSamples are the samples no single rule covers.
@@ -68,7 +71,7 @@ var awkExtraSamples = []scriptSample{
 	{`function f(c) { system(c) } { f($1) }`, []string{`exec sh ? "…"`}},
 }
 
-var awkTable = scriptTable(awkRules)
+var awkTable = sync.OnceValue(func() *apiTable { return scriptTable(awkRules()) })
 
 // awkTok is one awk token: 's' string, 'n' number, 'w' name, 'f' field
 // ($), 'r' regex, 'o' operator, ';' statement end (also newline).
@@ -464,7 +467,7 @@ func (p *awkReader) scan() {
 }
 
 func (p *awkReader) emit(api string, v sval) {
-	fn, _ := awkTable.lookup(api)
+	fn, _ := awkTable().lookup(api)
 	for _, e := range fn(&scall{api: api, args: []sval{v}}) {
 		p.r.add(e)
 	}

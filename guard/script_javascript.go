@@ -3,11 +3,8 @@ package guard
 import (
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
-
-	sitter "github.com/smacker/go-tree-sitter"
-	"github.com/smacker/go-tree-sitter/javascript"
-	"github.com/smacker/go-tree-sitter/typescript/typescript"
 )
 
 // jsMarkers is JavaScript's prefilter. Modules are reached through
@@ -32,173 +29,175 @@ func fsNames(names ...string) []string {
 	return out
 }
 
-// jsRules is what JavaScript calls do, each with its samples.
-var jsRules = []scriptRule{
-	{apis: []string{"child_process.exec", "child_process.execSync", "shelljs.exec"},
-		fn: shellAt(0, ""),
-		samples: []scriptSample{
-			{"require('child_process').execSync('rm -rf /')", []string{`exec sh "rm -rf /"`}},
-			{"const cp = require('node:child_process'); cp.exec('git push -f', () => {})", []string{`exec sh "git push -f"`}},
-			{"const {execSync: run} = require('child_process'); run(`ls ${dir}`)", []string{`exec sh ? "ls …"`}},
-			{"import {execSync} from 'node:child_process'; execSync('cat .env')", []string{`exec sh "cat .env"`}},
-			{"import * as cp from 'child_process'; cp.execSync('a' + 'b')", []string{`exec sh "ab"`}},
-			{"import cp from 'child_process'; const c = 'reboot'; cp.execSync(c)", []string{`exec sh "reboot"`}},
-			{"const shell = require('shelljs'); shell.exec('npm publish')", []string{`exec sh "npm publish"`}},
-			{"const { exec } = await import('child_process'); exec('id')", []string{`exec sh "id"`}},
-			{"const u = require('util'); u.promisify(require('child_process').exec)('id')", []string{`exec sh ?`}},
-			{"require('child_process').execSync(`echo \\x41${'b'}`)", []string{`exec sh "echo Ab"`}},
-		}},
-	{apis: []string{"child_process.spawn", "child_process.spawnSync", "child_process.execFile", "child_process.execFileSync"},
-		fn: jsSpawn,
-		samples: []scriptSample{
-			{"require('child_process').spawnSync('rm', ['-rf', '/'])", []string{`exec "rm" "-rf" "/"`}},
-			{"const {spawn} = require('child_process'); spawn('git', ['reset', '--hard'], {stdio: 'inherit'})", []string{`exec "git" "reset" "--hard"`}},
-			{"require('child_process').spawn('rm -rf /', {shell: true})", []string{`exec sh "rm -rf /"`}},
-			{"require('child_process').spawn('rm', ['-rf', '/'], {shell: true})", []string{`exec sh "rm -rf /"`}},
-			{"require('child_process').execFileSync('/bin/ls')", []string{`exec "/bin/ls"`}},
-			{"require('child_process').spawn(cmd, args)", []string{`exec ? "…" "…"`}},
-		}},
-	{apis: []string{"child_process.fork"},
-		fn: func(c *scall) []ScriptEffect {
-			args := []sval{lit("node"), c.at(0)}
-			if a, ok := c.arg(1, ""); ok && a.isList {
-				args = append(args, a.list...)
-			}
-			return []ScriptEffect{argvEffect(c.api, args)}
-		},
-		samples: []scriptSample{
-			{"require('child_process').fork('worker.js', ['a'])", []string{`exec "node" "worker.js" "a"`}},
-		}},
-	{apis: []string{"Bun.spawn", "Bun.spawnSync"},
-		fn: func(c *scall) []ScriptEffect {
-			v := c.at(0)
-			if v.obj != nil {
-				v = v.obj["cmd"]
-			}
-			return argvAt(0, "")(&scall{api: c.api, args: []sval{v}})
-		},
-		samples: []scriptSample{
-			{"Bun.spawn(['rm', '-rf', '/'])", []string{`exec "rm" "-rf" "/"`}},
-			{"Bun.spawnSync({cmd: ['git', 'clean', '-fdx']})", []string{`exec "git" "clean" "-fdx"`}},
-		}},
-	{apis: []string{"Bun.$"},
-		fn: shellAt(0, ""),
-		samples: []scriptSample{
-			{"await Bun.$`rm -rf ${dir}`", []string{`exec sh ? "rm -rf …"`}},
-			{"import {$} from 'bun'; await $`git push --force ${'origin'}`", []string{`exec sh "git push --force 'origin'"`}},
-		}},
-	{apis: []string{"Deno.Command", "Deno.run"},
-		fn: func(c *scall) []ScriptEffect {
-			v := c.at(0)
-			if v.obj != nil { // Deno.run({cmd: […]})
-				return argvAt(0, "")(&scall{api: c.api, args: []sval{v.obj["cmd"]}})
-			}
-			args := []sval{v}
-			if o, ok := c.arg(1, ""); ok {
-				a, has := o.obj["args"]
-				switch {
-				case has && a.isList:
+// jsRules() is what JavaScript calls do, each with its samples.
+func jsRules() []scriptRule {
+	return []scriptRule{
+		{apis: []string{"child_process.exec", "child_process.execSync", "shelljs.exec"},
+			fn: shellAt(0, ""),
+			samples: []scriptSample{
+				{"require('child_process').execSync('rm -rf /')", []string{`exec sh "rm -rf /"`}},
+				{"const cp = require('node:child_process'); cp.exec('git push -f', () => {})", []string{`exec sh "git push -f"`}},
+				{"const {execSync: run} = require('child_process'); run(`ls ${dir}`)", []string{`exec sh ? "ls …"`}},
+				{"import {execSync} from 'node:child_process'; execSync('cat .env')", []string{`exec sh "cat .env"`}},
+				{"import * as cp from 'child_process'; cp.execSync('a' + 'b')", []string{`exec sh "ab"`}},
+				{"import cp from 'child_process'; const c = 'reboot'; cp.execSync(c)", []string{`exec sh "reboot"`}},
+				{"const shell = require('shelljs'); shell.exec('npm publish')", []string{`exec sh "npm publish"`}},
+				{"const { exec } = await import('child_process'); exec('id')", []string{`exec sh "id"`}},
+				{"const u = require('util'); u.promisify(require('child_process').exec)('id')", []string{`exec sh ?`}},
+				{"require('child_process').execSync(`echo \\x41${'b'}`)", []string{`exec sh "echo Ab"`}},
+			}},
+		{apis: []string{"child_process.spawn", "child_process.spawnSync", "child_process.execFile", "child_process.execFileSync"},
+			fn: jsSpawn,
+			samples: []scriptSample{
+				{"require('child_process').spawnSync('rm', ['-rf', '/'])", []string{`exec "rm" "-rf" "/"`}},
+				{"const {spawn} = require('child_process'); spawn('git', ['reset', '--hard'], {stdio: 'inherit'})", []string{`exec "git" "reset" "--hard"`}},
+				{"require('child_process').spawn('rm -rf /', {shell: true})", []string{`exec sh "rm -rf /"`}},
+				{"require('child_process').spawn('rm', ['-rf', '/'], {shell: true})", []string{`exec sh "rm -rf /"`}},
+				{"require('child_process').execFileSync('/bin/ls')", []string{`exec "/bin/ls"`}},
+				{"require('child_process').spawn(cmd, args)", []string{`exec ? "…" "…"`}},
+			}},
+		{apis: []string{"child_process.fork"},
+			fn: func(c *scall) []ScriptEffect {
+				args := []sval{lit("node"), c.at(0)}
+				if a, ok := c.arg(1, ""); ok && a.isList {
 					args = append(args, a.list...)
-				case has || o.obj == nil:
-					args = append(args, unknownVal)
 				}
-			}
-			return []ScriptEffect{argvEffect(c.api, args)}
-		},
-		samples: []scriptSample{
-			{"new Deno.Command('rm', {args: ['-rf', '/']}).outputSync()", []string{`exec "rm" "-rf" "/"`}},
-			{"Deno.run({cmd: ['ls']})", []string{`exec "ls"`}},
-		}},
-	{apis: append(fsNames("rmSync", "rm", "rmdirSync", "rmdir", "unlinkSync", "unlink", "lchown"), "Deno.remove", "Deno.removeSync"),
-		fn: jsRemove,
-		samples: []scriptSample{
-			{"require('fs').rmSync('/', {recursive: true, force: true})", []string{`remove -r "/"`}},
-			{"const fs = require('fs'); fs.unlinkSync('.env')", []string{`remove ".env"`}},
-			{"import {rm} from 'fs/promises'; await rm(process.env.HOME, {recursive: !0})", []string{`remove -r "~"`}},
-			{"require('fs').promises.rm('x')", []string{`remove "x"`}},
-			{"const fs = require('fs'), path = require('path'); fs.rmdirSync(path.join(require('os').homedir(), '.ssh'), {recursive: true})", []string{`remove -r "~/.ssh"`}},
-			{"await Deno.remove('/srv', {recursive: true})", []string{`remove -r "/srv"`}},
-			{"require('fs').rmSync(p, opts)", []string{`remove -r ? "…"`}},
-		}},
-	{apis: append(fsNames("remove", "removeSync", "emptyDir", "emptyDirSync"), "rimraf", "rimraf.sync", "rimraf.rimraf", "rimraf.rimrafSync", "rimraf.default"),
-		fn: eachPath("remove", 0, true),
-		samples: []scriptSample{
-			{"require('fs-extra').removeSync('/home')", []string{`remove -r "/home"`}},
-			{"const rimraf = require('rimraf'); rimraf.sync('node_modules')", []string{`remove -r "node_modules"`}},
-			{"import {rimraf} from 'rimraf'; await rimraf('dist')", []string{`remove -r "dist"`}},
-		}},
-	{apis: []string{"shelljs.rm"},
-		fn: jsShellRm,
-		samples: []scriptSample{
-			{"require('shelljs').rm('-rf', '/etc')", []string{`remove -r "/etc"`}},
-		}},
-	{apis: append(fsNames("readFileSync", "readFile", "createReadStream", "readlinkSync"), "Deno.readTextFile", "Deno.readTextFileSync", "Deno.readFile", "Deno.readFileSync", "Bun.file", "shelljs.cat"),
-		fn: pathAt("read", 0, ""),
-		samples: []scriptSample{
-			{"console.log(require('fs').readFileSync('/etc/shadow', 'utf8'))", []string{`read "/etc/shadow"`}},
-			{"import fs from 'node:fs'; fs.createReadStream('.env').pipe(process.stdout)", []string{`read ".env"`}},
-			{"import {readFile} from 'node:fs/promises'; await readFile(`${process.env.HOME}/.npmrc`)", []string{`read "~/.npmrc"`}},
-			{"console.log(await Bun.file('.env').text())", []string{`read ".env"`}},
-			{"await Deno.readTextFile('id_rsa')", []string{`read "id_rsa"`}},
-		}},
-	{apis: append(fsNames("writeFileSync", "writeFile", "appendFileSync", "appendFile", "createWriteStream", "truncateSync", "truncate", "outputFileSync", "outputFile", "writeJsonSync", "writeJson"),
-		"Deno.writeTextFile", "Deno.writeTextFileSync", "Deno.writeFile", "Deno.writeFileSync", "Deno.truncate", "Bun.write"),
-		fn: func(c *scall) []ScriptEffect {
-			v := c.at(0)
-			if v.ref == jsBunFile {
-				v = sval{s: v.s, known: v.known}
-			}
-			return []ScriptEffect{pathEffect(c, "write", v)}
-		},
-		samples: []scriptSample{
-			{"require('fs').writeFileSync('.git/hooks/pre-push', '')", []string{`write ".git/hooks/pre-push"`}},
-			{"const fs = require('fs'); fs.appendFileSync(require('os').homedir() + '/.bashrc', 'x')", []string{`write "~/.bashrc"`}},
-			{"await Bun.write(Bun.file('out.txt'), 'x')", []string{`write "out.txt"`}},
-			{"await Bun.write('a.txt', data)", []string{`write "a.txt"`}},
-		}},
-	{apis: fsNames("symlinkSync", "symlink", "linkSync", "link"),
-		fn: pathAt("write", 1, ""),
-		samples: []scriptSample{
-			{"require('fs').symlinkSync('/etc/passwd', 'p')", []string{`write "p"`}},
-		}},
-	{apis: append(fsNames("copyFileSync", "copyFile", "cpSync", "cp", "copySync", "copy"), "Deno.copyFile", "shelljs.cp"),
-		fn: copyFrom(0, 1),
-		samples: []scriptSample{
-			{"require('fs').copyFileSync('.env', '/tmp/e')", []string{`read ".env"`, `write "/tmp/e"`}},
-		}},
-	{apis: append(fsNames("renameSync", "rename", "moveSync", "move"), "Deno.rename", "shelljs.mv"),
-		fn: renameFrom(0, 1),
-		samples: []scriptSample{
-			{"require('fs').renameSync('.git', 'old')", []string{`rename ".git" "old"`}},
-		}},
-	{apis: append(fsNames("chmodSync", "chmod", "chownSync", "chown", "lchownSync"), "Deno.chmod", "Deno.chown", "shelljs.chmod"),
-		fn: pathAt("chmod", 0, ""),
-		samples: []scriptSample{
-			{"require('fs').chmodSync('/usr/bin/sudo', 0o777)", []string{`chmod "/usr/bin/sudo"`}},
-		}},
-	{apis: fsNames("openSync", "open"),
-		fn: jsOpen,
-		samples: []scriptSample{
-			{"require('fs').openSync('a', 'w')", []string{`write "a"`}},
-			{"require('fs').openSync('a')", []string{`read "a"`}},
-		}},
-	{apis: []string{"eval", "Function", "vm.runInThisContext", "vm.runInNewContext", "vm.runInContext", "vm.Script", "vm.compileFunction"},
-		fn: jsEval,
-		samples: []scriptSample{
-			{"eval(\"require('child_process').execSync('id')\")", []string{`exec sh "id"`}},
-			{"eval(atob(s))", []string{`exec ?`}},
-			{"new Function('a', body)(1)", []string{`exec ?`}},
-			{"require('vm').runInNewContext(code)", []string{`exec ?`}},
-			{"eval('1 + 2')", nil},
-		}},
-	{apis: []string{"require", "import", "process.binding", "process._linkedBinding", "process.dlopen", "module.constructor._load", "Module._load"},
-		fn: jsRequire,
-		samples: []scriptSample{
-			{"require(name)", []string{`exec ?`}},
-			{"const m = await import(`./${x}.js`)", []string{`exec ?`}},
-			{"process.binding('spawn_sync').spawn(o)", []string{`exec ?`}},
-			{"require('path').join('a', 'b')", nil},
-		}},
+				return []ScriptEffect{argvEffect(c.api, args)}
+			},
+			samples: []scriptSample{
+				{"require('child_process').fork('worker.js', ['a'])", []string{`exec "node" "worker.js" "a"`}},
+			}},
+		{apis: []string{"Bun.spawn", "Bun.spawnSync"},
+			fn: func(c *scall) []ScriptEffect {
+				v := c.at(0)
+				if v.obj != nil {
+					v = v.obj["cmd"]
+				}
+				return argvAt(0, "")(&scall{api: c.api, args: []sval{v}})
+			},
+			samples: []scriptSample{
+				{"Bun.spawn(['rm', '-rf', '/'])", []string{`exec "rm" "-rf" "/"`}},
+				{"Bun.spawnSync({cmd: ['git', 'clean', '-fdx']})", []string{`exec "git" "clean" "-fdx"`}},
+			}},
+		{apis: []string{"Bun.$"},
+			fn: shellAt(0, ""),
+			samples: []scriptSample{
+				{"await Bun.$`rm -rf ${dir}`", []string{`exec sh ? "rm -rf …"`}},
+				{"import {$} from 'bun'; await $`git push --force ${'origin'}`", []string{`exec sh "git push --force 'origin'"`}},
+			}},
+		{apis: []string{"Deno.Command", "Deno.run"},
+			fn: func(c *scall) []ScriptEffect {
+				v := c.at(0)
+				if v.obj != nil { // Deno.run({cmd: […]})
+					return argvAt(0, "")(&scall{api: c.api, args: []sval{v.obj["cmd"]}})
+				}
+				args := []sval{v}
+				if o, ok := c.arg(1, ""); ok {
+					a, has := o.obj["args"]
+					switch {
+					case has && a.isList:
+						args = append(args, a.list...)
+					case has || o.obj == nil:
+						args = append(args, unknownVal)
+					}
+				}
+				return []ScriptEffect{argvEffect(c.api, args)}
+			},
+			samples: []scriptSample{
+				{"new Deno.Command('rm', {args: ['-rf', '/']}).outputSync()", []string{`exec "rm" "-rf" "/"`}},
+				{"Deno.run({cmd: ['ls']})", []string{`exec "ls"`}},
+			}},
+		{apis: append(fsNames("rmSync", "rm", "rmdirSync", "rmdir", "unlinkSync", "unlink", "lchown"), "Deno.remove", "Deno.removeSync"),
+			fn: jsRemove,
+			samples: []scriptSample{
+				{"require('fs').rmSync('/', {recursive: true, force: true})", []string{`remove -r "/"`}},
+				{"const fs = require('fs'); fs.unlinkSync('.env')", []string{`remove ".env"`}},
+				{"import {rm} from 'fs/promises'; await rm(process.env.HOME, {recursive: !0})", []string{`remove -r "~"`}},
+				{"require('fs').promises.rm('x')", []string{`remove "x"`}},
+				{"const fs = require('fs'), path = require('path'); fs.rmdirSync(path.join(require('os').homedir(), '.ssh'), {recursive: true})", []string{`remove -r "~/.ssh"`}},
+				{"await Deno.remove('/srv', {recursive: true})", []string{`remove -r "/srv"`}},
+				{"require('fs').rmSync(p, opts)", []string{`remove -r ? "…"`}},
+			}},
+		{apis: append(fsNames("remove", "removeSync", "emptyDir", "emptyDirSync"), "rimraf", "rimraf.sync", "rimraf.rimraf", "rimraf.rimrafSync", "rimraf.default"),
+			fn: eachPath("remove", 0, true),
+			samples: []scriptSample{
+				{"require('fs-extra').removeSync('/home')", []string{`remove -r "/home"`}},
+				{"const rimraf = require('rimraf'); rimraf.sync('node_modules')", []string{`remove -r "node_modules"`}},
+				{"import {rimraf} from 'rimraf'; await rimraf('dist')", []string{`remove -r "dist"`}},
+			}},
+		{apis: []string{"shelljs.rm"},
+			fn: jsShellRm,
+			samples: []scriptSample{
+				{"require('shelljs').rm('-rf', '/etc')", []string{`remove -r "/etc"`}},
+			}},
+		{apis: append(fsNames("readFileSync", "readFile", "createReadStream", "readlinkSync"), "Deno.readTextFile", "Deno.readTextFileSync", "Deno.readFile", "Deno.readFileSync", "Bun.file", "shelljs.cat"),
+			fn: pathAt("read", 0, ""),
+			samples: []scriptSample{
+				{"console.log(require('fs').readFileSync('/etc/shadow', 'utf8'))", []string{`read "/etc/shadow"`}},
+				{"import fs from 'node:fs'; fs.createReadStream('.env').pipe(process.stdout)", []string{`read ".env"`}},
+				{"import {readFile} from 'node:fs/promises'; await readFile(`${process.env.HOME}/.npmrc`)", []string{`read "~/.npmrc"`}},
+				{"console.log(await Bun.file('.env').text())", []string{`read ".env"`}},
+				{"await Deno.readTextFile('id_rsa')", []string{`read "id_rsa"`}},
+			}},
+		{apis: append(fsNames("writeFileSync", "writeFile", "appendFileSync", "appendFile", "createWriteStream", "truncateSync", "truncate", "outputFileSync", "outputFile", "writeJsonSync", "writeJson"),
+			"Deno.writeTextFile", "Deno.writeTextFileSync", "Deno.writeFile", "Deno.writeFileSync", "Deno.truncate", "Bun.write"),
+			fn: func(c *scall) []ScriptEffect {
+				v := c.at(0)
+				if v.ref == jsBunFile {
+					v = sval{s: v.s, known: v.known}
+				}
+				return []ScriptEffect{pathEffect(c, "write", v)}
+			},
+			samples: []scriptSample{
+				{"require('fs').writeFileSync('.git/hooks/pre-push', '')", []string{`write ".git/hooks/pre-push"`}},
+				{"const fs = require('fs'); fs.appendFileSync(require('os').homedir() + '/.bashrc', 'x')", []string{`write "~/.bashrc"`}},
+				{"await Bun.write(Bun.file('out.txt'), 'x')", []string{`write "out.txt"`}},
+				{"await Bun.write('a.txt', data)", []string{`write "a.txt"`}},
+			}},
+		{apis: fsNames("symlinkSync", "symlink", "linkSync", "link"),
+			fn: pathAt("write", 1, ""),
+			samples: []scriptSample{
+				{"require('fs').symlinkSync('/etc/passwd', 'p')", []string{`write "p"`}},
+			}},
+		{apis: append(fsNames("copyFileSync", "copyFile", "cpSync", "cp", "copySync", "copy"), "Deno.copyFile", "shelljs.cp"),
+			fn: copyFrom(0, 1),
+			samples: []scriptSample{
+				{"require('fs').copyFileSync('.env', '/tmp/e')", []string{`read ".env"`, `write "/tmp/e"`}},
+			}},
+		{apis: append(fsNames("renameSync", "rename", "moveSync", "move"), "Deno.rename", "shelljs.mv"),
+			fn: renameFrom(0, 1),
+			samples: []scriptSample{
+				{"require('fs').renameSync('.git', 'old')", []string{`rename ".git" "old"`}},
+			}},
+		{apis: append(fsNames("chmodSync", "chmod", "chownSync", "chown", "lchownSync"), "Deno.chmod", "Deno.chown", "shelljs.chmod"),
+			fn: pathAt("chmod", 0, ""),
+			samples: []scriptSample{
+				{"require('fs').chmodSync('/usr/bin/sudo', 0o777)", []string{`chmod "/usr/bin/sudo"`}},
+			}},
+		{apis: fsNames("openSync", "open"),
+			fn: jsOpen,
+			samples: []scriptSample{
+				{"require('fs').openSync('a', 'w')", []string{`write "a"`}},
+				{"require('fs').openSync('a')", []string{`read "a"`}},
+			}},
+		{apis: []string{"eval", "Function", "vm.runInThisContext", "vm.runInNewContext", "vm.runInContext", "vm.Script", "vm.compileFunction"},
+			fn: jsEval,
+			samples: []scriptSample{
+				{"eval(\"require('child_process').execSync('id')\")", []string{`exec sh "id"`}},
+				{"eval(atob(s))", []string{`exec ?`}},
+				{"new Function('a', body)(1)", []string{`exec ?`}},
+				{"require('vm').runInNewContext(code)", []string{`exec ?`}},
+				{"eval('1 + 2')", nil},
+			}},
+		{apis: []string{"require", "import", "process.binding", "process._linkedBinding", "process.dlopen", "module.constructor._load", "Module._load"},
+			fn: jsRequire,
+			samples: []scriptSample{
+				{"require(name)", []string{`exec ?`}},
+				{"const m = await import(`./${x}.js`)", []string{`exec ?`}},
+				{"process.binding('spawn_sync').spawn(o)", []string{`exec ?`}},
+				{"require('path').join('a', 'b')", nil},
+			}},
+	}
 }
 
 // jsExtraSamples are the samples no single rule covers.
@@ -241,7 +240,7 @@ const (
 // an effect of its own.
 var jsExecModules = map[string]bool{"child_process": true, "vm": true, "shelljs": true, "worker_threads": true}
 
-var jsTable = scriptTable(jsRules)
+var jsTable = sync.OnceValue(func() *apiTable { return scriptTable(jsRules()) })
 
 // jsCanonModule names a module as the table does.
 func jsCanonModule(m string) string {
@@ -289,7 +288,7 @@ func readJS(r *scriptRun, src string, ts bool) error {
 	b := []byte(src)
 	// A script with types parses with the TypeScript grammar; plain
 	// JavaScript tries its own first, and the other where it fails.
-	grammars := []*sitter.Language{javascript.GetLanguage(), typescript.GetLanguage()}
+	grammars := []string{"javascript", "typescript"}
 	if ts {
 		grammars[0], grammars[1] = grammars[1], grammars[0]
 	}
@@ -692,7 +691,7 @@ func (p *jsReader) visit(n *tnode) {
 		case api == "require" || api == "import":
 			p.moduleUse(n, c)
 		}
-		if fn, ok := jsTable.lookup(api); ok {
+		if fn, ok := jsTable().lookup(api); ok {
 			for _, e := range fn(c) {
 				p.r.add(e)
 			}
@@ -712,7 +711,7 @@ func (p *jsReader) visit(n *tnode) {
 			p.r.add(ScriptEffect{Kind: "exec", API: p.text(n)})
 			return
 		}
-		if fn, ok := jsTable.lookup(v.ref); ok && v.ref != "require" {
+		if fn, ok := jsTable().lookup(v.ref); ok && v.ref != "require" {
 			es := fn(&scall{api: v.ref, spread: true})
 			kind := "exec"
 			if len(es) > 0 {

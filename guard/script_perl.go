@@ -3,6 +3,7 @@ package guard
 import (
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // plMarkers is Perl's prefilter.
@@ -11,106 +12,108 @@ var plMarkers = []string{
 	"chmod", "chown", "eval", "do", "require", "copy", "move", "cp", "mv", "symlink", "link", "truncate",
 }
 
-// plRules is what Perl's builtins and common modules do, with samples.
-var plRules = []scriptRule{
-	{apis: []string{"system", "exec"},
-		fn: plCommand,
-		samples: []scriptSample{
-			{`system("rm -rf /")`, []string{`exec sh "rm -rf /"`}},
-			{`system "git", "push", "--force";`, []string{`exec "git" "push" "--force"`}},
-			{`my $d = "/tmp"; system("rm -rf $d") == 0 or die`, []string{`exec sh "rm -rf /tmp"`}},
-			{`exec qw(rm -rf /)`, []string{`exec "rm" "-rf" "/"`}},
-			{`system(@ARGV)`, []string{`exec ?`}},
-			{`system("rm -rf " . $ARGV[0])`, []string{`exec sh ? "rm -rf …"`}},
-			{`exec {'/bin/sh'} 'sh', '-c', 'id'`, []string{`exec "/bin/sh" "-c" "id"`}},
-			{`CORE::system('reboot')`, []string{`exec sh "reboot"`}},
-		}},
-	{apis: []string{"`", "readpipe"},
-		fn: shellAt(0, ""),
-		samples: []scriptSample{
-			{"print `cat /etc/shadow`;", []string{`exec sh "cat /etc/shadow"`}},
-			{"my @l = qx{ls -la $ENV{HOME}};", []string{`exec sh ? "ls -la …"`}},
-			{"my $x = qx'echo $HOME';", []string{`exec sh "echo $HOME"`}},
-			{"readpipe('id')", []string{`exec sh "id"`}},
-		}},
-	{apis: []string{"open"},
-		fn: plOpen,
-		samples: []scriptSample{
-			{`open(my $f, '<', '/etc/passwd') or die; print <$f>;`, []string{`read "/etc/passwd"`}},
-			{`open(FH, ">.git/config");`, []string{`write ".git/config"`}},
-			{`open my $p, '-|', 'git', 'push', '-f';`, []string{`exec "git" "push" "-f"`}},
-			{`open(P, "rm -rf / |");`, []string{`exec sh "rm -rf /"`}},
-			{`open(my $f, '>>', "$ENV{HOME}/.bashrc");`, []string{`write ? "…/.bashrc"`}},
-			{`open(F, $file);`, []string{`exec sh ? "…"`}},
-			{`open(my $f, '<:encoding(UTF-8)', '.env');`, []string{`read ".env"`}},
-		}},
-	{apis: []string{"unlink", "rmdir"},
-		fn: eachPath("remove", 0, false),
-		samples: []scriptSample{
-			{`unlink ".env";`, []string{`remove ".env"`}},
-			{`unlink glob("*.pm")`, []string{`remove ? "…"`}},
-			{`rmdir('x') or die`, []string{`remove "x"`}},
-			{`unlink('a', 'b');`, []string{`remove "a"`, `remove "b"`}},
-		}},
-	{apis: []string{"rmtree", "remove_tree", "File::Path::rmtree", "File::Path::remove_tree"},
-		fn: eachPath("remove", 0, true),
-		samples: []scriptSample{
-			{`use File::Path qw(rmtree); rmtree("/");`, []string{`remove -r "/"`}},
-			{`use File::Path 'remove_tree'; remove_tree('/srv', {verbose => 1});`, []string{`remove -r "/srv"`}},
-		}},
-	{apis: []string{"rename", "move", "mv", "File::Copy::move"},
-		fn: renameFrom(0, 1),
-		samples: []scriptSample{
-			{`rename('.git', 'g');`, []string{`rename ".git" "g"`}},
-		}},
-	{apis: []string{"copy", "cp", "File::Copy::copy"},
-		fn: copyFrom(0, 1),
-		samples: []scriptSample{
-			{`use File::Copy; copy("$ENV{HOME}/.ssh/id_rsa", "/tmp/k");`, []string{`read ? "…/.ssh/id_rsa"`, `write "/tmp/k"`}},
-		}},
-	{apis: []string{"chmod"},
-		fn: eachPath("chmod", 1, false),
-		samples: []scriptSample{
-			{`chmod 0777, '/etc/sudoers';`, []string{`chmod "/etc/sudoers"`}},
-		}},
-	{apis: []string{"chown"},
-		fn: eachPath("chmod", 2, false),
-		samples: []scriptSample{
-			{`chown 0, 0, 'x';`, []string{`chmod "x"`}},
-		}},
-	{apis: []string{"symlink", "link"},
-		fn: pathAt("write", 1, ""),
-		samples: []scriptSample{
-			{`symlink('/etc/passwd', 'p');`, []string{`write "p"`}},
-		}},
-	{apis: []string{"truncate"},
-		fn: pathAt("write", 0, ""),
-		samples: []scriptSample{
-			{`truncate('.git/HEAD', 0);`, []string{`write ".git/HEAD"`}},
-		}},
-	{apis: []string{"eval", "do", "require"},
-		fn: plEval,
-		samples: []scriptSample{
-			{`eval "system('id')";`, []string{`exec sh "id"`}},
-			{`eval $code;`, []string{`exec ?`}},
-			{`eval { die "x" }; print $@`, nil},
-			{`do $file;`, []string{`exec ?`}},
-			{`require strict; do { 1 } while 0;`, nil},
-		}},
-	{apis: []string{"open3", "IPC::Open3::open3", "open2", "IPC::Open2::open2"},
-		fn: func(c *scall) []ScriptEffect {
-			i := 3
-			if strings.HasSuffix(c.api, "open2") {
-				i = 2
-			}
-			if i >= len(c.args) {
-				return unknownExec(c)
-			}
-			return plCommand(&scall{api: c.api, args: c.args[i:], spread: c.spread})
-		},
-		samples: []scriptSample{
-			{`use IPC::Open3; my $pid = open3(my $w, my $r, undef, 'rm', '-rf', 'x');`, []string{`exec "rm" "-rf" "x"`}},
-		}},
+// plRules() is what Perl's builtins and common modules do, with samples.
+func plRules() []scriptRule {
+	return []scriptRule{
+		{apis: []string{"system", "exec"},
+			fn: plCommand,
+			samples: []scriptSample{
+				{`system("rm -rf /")`, []string{`exec sh "rm -rf /"`}},
+				{`system "git", "push", "--force";`, []string{`exec "git" "push" "--force"`}},
+				{`my $d = "/tmp"; system("rm -rf $d") == 0 or die`, []string{`exec sh "rm -rf /tmp"`}},
+				{`exec qw(rm -rf /)`, []string{`exec "rm" "-rf" "/"`}},
+				{`system(@ARGV)`, []string{`exec ?`}},
+				{`system("rm -rf " . $ARGV[0])`, []string{`exec sh ? "rm -rf …"`}},
+				{`exec {'/bin/sh'} 'sh', '-c', 'id'`, []string{`exec "/bin/sh" "-c" "id"`}},
+				{`CORE::system('reboot')`, []string{`exec sh "reboot"`}},
+			}},
+		{apis: []string{"`", "readpipe"},
+			fn: shellAt(0, ""),
+			samples: []scriptSample{
+				{"print `cat /etc/shadow`;", []string{`exec sh "cat /etc/shadow"`}},
+				{"my @l = qx{ls -la $ENV{HOME}};", []string{`exec sh ? "ls -la …"`}},
+				{"my $x = qx'echo $HOME';", []string{`exec sh "echo $HOME"`}},
+				{"readpipe('id')", []string{`exec sh "id"`}},
+			}},
+		{apis: []string{"open"},
+			fn: plOpen,
+			samples: []scriptSample{
+				{`open(my $f, '<', '/etc/passwd') or die; print <$f>;`, []string{`read "/etc/passwd"`}},
+				{`open(FH, ">.git/config");`, []string{`write ".git/config"`}},
+				{`open my $p, '-|', 'git', 'push', '-f';`, []string{`exec "git" "push" "-f"`}},
+				{`open(P, "rm -rf / |");`, []string{`exec sh "rm -rf /"`}},
+				{`open(my $f, '>>', "$ENV{HOME}/.bashrc");`, []string{`write ? "…/.bashrc"`}},
+				{`open(F, $file);`, []string{`exec sh ? "…"`}},
+				{`open(my $f, '<:encoding(UTF-8)', '.env');`, []string{`read ".env"`}},
+			}},
+		{apis: []string{"unlink", "rmdir"},
+			fn: eachPath("remove", 0, false),
+			samples: []scriptSample{
+				{`unlink ".env";`, []string{`remove ".env"`}},
+				{`unlink glob("*.pm")`, []string{`remove ? "…"`}},
+				{`rmdir('x') or die`, []string{`remove "x"`}},
+				{`unlink('a', 'b');`, []string{`remove "a"`, `remove "b"`}},
+			}},
+		{apis: []string{"rmtree", "remove_tree", "File::Path::rmtree", "File::Path::remove_tree"},
+			fn: eachPath("remove", 0, true),
+			samples: []scriptSample{
+				{`use File::Path qw(rmtree); rmtree("/");`, []string{`remove -r "/"`}},
+				{`use File::Path 'remove_tree'; remove_tree('/srv', {verbose => 1});`, []string{`remove -r "/srv"`}},
+			}},
+		{apis: []string{"rename", "move", "mv", "File::Copy::move"},
+			fn: renameFrom(0, 1),
+			samples: []scriptSample{
+				{`rename('.git', 'g');`, []string{`rename ".git" "g"`}},
+			}},
+		{apis: []string{"copy", "cp", "File::Copy::copy"},
+			fn: copyFrom(0, 1),
+			samples: []scriptSample{
+				{`use File::Copy; copy("$ENV{HOME}/.ssh/id_rsa", "/tmp/k");`, []string{`read ? "…/.ssh/id_rsa"`, `write "/tmp/k"`}},
+			}},
+		{apis: []string{"chmod"},
+			fn: eachPath("chmod", 1, false),
+			samples: []scriptSample{
+				{`chmod 0777, '/etc/sudoers';`, []string{`chmod "/etc/sudoers"`}},
+			}},
+		{apis: []string{"chown"},
+			fn: eachPath("chmod", 2, false),
+			samples: []scriptSample{
+				{`chown 0, 0, 'x';`, []string{`chmod "x"`}},
+			}},
+		{apis: []string{"symlink", "link"},
+			fn: pathAt("write", 1, ""),
+			samples: []scriptSample{
+				{`symlink('/etc/passwd', 'p');`, []string{`write "p"`}},
+			}},
+		{apis: []string{"truncate"},
+			fn: pathAt("write", 0, ""),
+			samples: []scriptSample{
+				{`truncate('.git/HEAD', 0);`, []string{`write ".git/HEAD"`}},
+			}},
+		{apis: []string{"eval", "do", "require"},
+			fn: plEval,
+			samples: []scriptSample{
+				{`eval "system('id')";`, []string{`exec sh "id"`}},
+				{`eval $code;`, []string{`exec ?`}},
+				{`eval { die "x" }; print $@`, nil},
+				{`do $file;`, []string{`exec ?`}},
+				{`require strict; do { 1 } while 0;`, nil},
+			}},
+		{apis: []string{"open3", "IPC::Open3::open3", "open2", "IPC::Open2::open2"},
+			fn: func(c *scall) []ScriptEffect {
+				i := 3
+				if strings.HasSuffix(c.api, "open2") {
+					i = 2
+				}
+				if i >= len(c.args) {
+					return unknownExec(c)
+				}
+				return plCommand(&scall{api: c.api, args: c.args[i:], spread: c.spread})
+			},
+			samples: []scriptSample{
+				{`use IPC::Open3; my $pid = open3(my $w, my $r, undef, 'rm', '-rf', 'x');`, []string{`exec "rm" "-rf" "x"`}},
+			}},
+	}
 }
 
 // plExtraSamples are the samples no single rule covers.
@@ -132,7 +135,7 @@ var plExtraSamples = []scriptSample{
 	{`print 1 / 2; system('id') / 2`, []string{`exec sh "id"`}},
 }
 
-var plTable = scriptTable(plRules)
+var plTable = sync.OnceValue(func() *apiTable { return scriptTable(plRules()) })
 
 // plTok is one Perl token.
 type plTok struct {
@@ -883,7 +886,7 @@ func (p *plReader) scan() {
 			continue
 		}
 		name := strings.TrimPrefix(strings.TrimPrefix(t.text, "CORE::GLOBAL::"), "CORE::")
-		fn, ok := plTable.lookup(name)
+		fn, ok := plTable().lookup(name)
 		if !ok || name == "`" {
 			continue
 		}

@@ -3,8 +3,7 @@ package guard
 import (
 	"strconv"
 	"strings"
-
-	"github.com/smacker/go-tree-sitter/php"
+	"sync"
 )
 
 // phpMarkers is PHP's prefilter; function names are matched without case,
@@ -16,139 +15,141 @@ var phpMarkers = []string{
 	"parse_ini", "iterator_apply",
 }
 
-// phpRules is what PHP calls do, each with its samples.
-var phpRules = []scriptRule{
-	{apis: []string{"system", "exec", "shell_exec", "passthru", "popen", "`", "expect_popen"},
-		fn: shellAt(0, ""),
-		samples: []scriptSample{
-			{"system('rm -rf /');", []string{`exec sh "rm -rf /"`}},
-			{"echo shell_exec(\"cat \" . '/etc/passwd');", []string{`exec sh "cat /etc/passwd"`}},
-			{"$d = '/'; passthru(\"rm -rf $d\");", []string{`exec sh "rm -rf /"`}},
-			{"exec('git push -f ' . $argv[1], $out);", []string{`exec sh ? "git push -f …"`}},
-			{"echo `ls -la ~`;", []string{`exec sh "ls -la ~"`}},
-			{"<?php\n$h = popen('id', 'r');", []string{`exec sh "id"`}},
-			{"SYSTEM('reboot');", []string{`exec sh "reboot"`}},
-			{"\\system(\"echo \\x41\");", []string{`exec sh "echo A"`}},
-		}},
-	{apis: []string{"proc_open"},
-		fn: func(c *scall) []ScriptEffect {
-			v := c.at(0)
-			if v.isList {
-				return []ScriptEffect{argvEffect(c.api, v.list)}
-			}
-			return shellAt(0, "")(c)
-		},
-		samples: []scriptSample{
-			{"proc_open('rm -rf /', [], $p);", []string{`exec sh "rm -rf /"`}},
-			{"proc_open(['git', 'clean', '-fdx'], [], $p);", []string{`exec "git" "clean" "-fdx"`}},
-		}},
-	{apis: []string{"pcntl_exec"},
-		fn: func(c *scall) []ScriptEffect {
-			args := []sval{c.at(0)}
-			if a, ok := c.arg(1, ""); ok {
-				if a.isList {
-					args = append(args, a.list...)
-				} else {
-					args = append(args, unknownVal)
+// phpRules() is what PHP calls do, each with its samples.
+func phpRules() []scriptRule {
+	return []scriptRule{
+		{apis: []string{"system", "exec", "shell_exec", "passthru", "popen", "`", "expect_popen"},
+			fn: shellAt(0, ""),
+			samples: []scriptSample{
+				{"system('rm -rf /');", []string{`exec sh "rm -rf /"`}},
+				{"echo shell_exec(\"cat \" . '/etc/passwd');", []string{`exec sh "cat /etc/passwd"`}},
+				{"$d = '/'; passthru(\"rm -rf $d\");", []string{`exec sh "rm -rf /"`}},
+				{"exec('git push -f ' . $argv[1], $out);", []string{`exec sh ? "git push -f …"`}},
+				{"echo `ls -la ~`;", []string{`exec sh "ls -la ~"`}},
+				{"<?php\n$h = popen('id', 'r');", []string{`exec sh "id"`}},
+				{"SYSTEM('reboot');", []string{`exec sh "reboot"`}},
+				{"\\system(\"echo \\x41\");", []string{`exec sh "echo A"`}},
+			}},
+		{apis: []string{"proc_open"},
+			fn: func(c *scall) []ScriptEffect {
+				v := c.at(0)
+				if v.isList {
+					return []ScriptEffect{argvEffect(c.api, v.list)}
 				}
-			}
-			return []ScriptEffect{argvEffect(c.api, args)}
-		},
-		samples: []scriptSample{
-			{"pcntl_exec('/bin/rm', ['-rf', '/']);", []string{`exec "/bin/rm" "-rf" "/"`}},
-		}},
-	{apis: []string{"unlink", "rmdir"},
-		fn: pathAt("remove", 0, ""),
-		samples: []scriptSample{
-			{"unlink('.env');", []string{`remove ".env"`}},
-			{"rmdir(getenv('HOME') . '/.ssh');", []string{`remove "~/.ssh"`}},
-			{"array_map('unlink', glob('*'));", []string{`remove ?`}},
-		}},
-	{apis: []string{"file_get_contents", "file", "readfile", "parse_ini_file", "highlight_file", "show_source", "php_strip_whitespace", "gzfile", "gzopen"},
-		fn: pathAt("read", 0, ""),
-		samples: []scriptSample{
-			{"echo file_get_contents('/etc/shadow');", []string{`read "/etc/shadow"`}},
-			{"$l = file(__DIR__ . '/.env');", []string{`read ? "…/.env"`}},
-			{"readfile('id_rsa');", []string{`read "id_rsa"`}},
-		}},
-	{apis: []string{"fopen", "SplFileObject"},
-		fn: func(c *scall) []ScriptEffect {
-			mode, ok := c.arg(1, "")
-			if !ok {
-				return []ScriptEffect{pathEffect(c, "read", c.at(0))}
-			}
-			m, known := mode.str()
-			if !known {
-				e := pathEffect(c, "write", c.at(0))
-				e.Known = false
-				return []ScriptEffect{e}
-			}
-			var out []ScriptEffect
-			if strings.ContainsRune(m, 'r') {
-				out = append(out, pathEffect(c, "read", c.at(0)))
-			}
-			if strings.ContainsAny(m, "waxc+") {
-				out = append(out, pathEffect(c, "write", c.at(0)))
-			}
-			return out
-		},
-		samples: []scriptSample{
-			{"$f = fopen('.env', 'r');", []string{`read ".env"`}},
-			{"$f = fopen('.git/config', 'w');", []string{`write ".git/config"`}},
-		}},
-	{apis: []string{"file_put_contents", "touch"},
-		fn: pathAt("write", 0, ""),
-		samples: []scriptSample{
-			{"file_put_contents('.git/hooks/pre-commit', '');", []string{`write ".git/hooks/pre-commit"`}},
-			{"touch('x');", []string{`write "x"`}},
-		}},
-	{apis: []string{"symlink", "link"},
-		fn: pathAt("write", 1, ""),
-		samples: []scriptSample{
-			{"symlink('/etc/passwd', 'p');", []string{`write "p"`}},
-		}},
-	{apis: []string{"copy"},
-		fn: copyFrom(0, 1),
-		samples: []scriptSample{
-			{"copy('.env', '/tmp/e');", []string{`read ".env"`, `write "/tmp/e"`}},
-		}},
-	{apis: []string{"rename"},
-		fn: renameFrom(0, 1),
-		samples: []scriptSample{
-			{"rename('.git', '/tmp/g');", []string{`rename ".git" "/tmp/g"`}},
-		}},
-	{apis: []string{"chmod", "chown", "chgrp", "lchown", "lchgrp"},
-		fn: pathAt("chmod", 0, ""),
-		samples: []scriptSample{
-			{"chmod('/etc/sudoers', 0777);", []string{`chmod "/etc/sudoers"`}},
-		}},
-	{apis: []string{"eval", "assert", "create_function"},
-		fn: func(c *scall) []ScriptEffect {
-			i := 0
-			if c.api == "create_function" {
-				i = 1
-			}
-			if v := c.at(i); v.known && v.isStr() {
-				return nil
-			}
-			return unknownExec(c)
-		},
-		samples: []scriptSample{
-			{"eval('system(\"id\");');", []string{`exec sh "id"`}},
-			{"eval(base64_decode($x));", []string{`exec ?`}},
-			{"$f = create_function('', $body);", []string{`exec ?`}},
-		}},
-	{apis: []string{"include", "require", "include_once", "require_once"},
-		fn: func(c *scall) []ScriptEffect {
-			if v := c.at(0); v.known {
-				return nil
-			}
-			return unknownExec(c)
-		},
-		samples: []scriptSample{
-			{"include $_GET['page'];", []string{`exec ?`}},
-			{"require 'vendor/autoload.php';", nil},
-		}},
+				return shellAt(0, "")(c)
+			},
+			samples: []scriptSample{
+				{"proc_open('rm -rf /', [], $p);", []string{`exec sh "rm -rf /"`}},
+				{"proc_open(['git', 'clean', '-fdx'], [], $p);", []string{`exec "git" "clean" "-fdx"`}},
+			}},
+		{apis: []string{"pcntl_exec"},
+			fn: func(c *scall) []ScriptEffect {
+				args := []sval{c.at(0)}
+				if a, ok := c.arg(1, ""); ok {
+					if a.isList {
+						args = append(args, a.list...)
+					} else {
+						args = append(args, unknownVal)
+					}
+				}
+				return []ScriptEffect{argvEffect(c.api, args)}
+			},
+			samples: []scriptSample{
+				{"pcntl_exec('/bin/rm', ['-rf', '/']);", []string{`exec "/bin/rm" "-rf" "/"`}},
+			}},
+		{apis: []string{"unlink", "rmdir"},
+			fn: pathAt("remove", 0, ""),
+			samples: []scriptSample{
+				{"unlink('.env');", []string{`remove ".env"`}},
+				{"rmdir(getenv('HOME') . '/.ssh');", []string{`remove "~/.ssh"`}},
+				{"array_map('unlink', glob('*'));", []string{`remove ?`}},
+			}},
+		{apis: []string{"file_get_contents", "file", "readfile", "parse_ini_file", "highlight_file", "show_source", "php_strip_whitespace", "gzfile", "gzopen"},
+			fn: pathAt("read", 0, ""),
+			samples: []scriptSample{
+				{"echo file_get_contents('/etc/shadow');", []string{`read "/etc/shadow"`}},
+				{"$l = file(__DIR__ . '/.env');", []string{`read ? "…/.env"`}},
+				{"readfile('id_rsa');", []string{`read "id_rsa"`}},
+			}},
+		{apis: []string{"fopen", "SplFileObject"},
+			fn: func(c *scall) []ScriptEffect {
+				mode, ok := c.arg(1, "")
+				if !ok {
+					return []ScriptEffect{pathEffect(c, "read", c.at(0))}
+				}
+				m, known := mode.str()
+				if !known {
+					e := pathEffect(c, "write", c.at(0))
+					e.Known = false
+					return []ScriptEffect{e}
+				}
+				var out []ScriptEffect
+				if strings.ContainsRune(m, 'r') {
+					out = append(out, pathEffect(c, "read", c.at(0)))
+				}
+				if strings.ContainsAny(m, "waxc+") {
+					out = append(out, pathEffect(c, "write", c.at(0)))
+				}
+				return out
+			},
+			samples: []scriptSample{
+				{"$f = fopen('.env', 'r');", []string{`read ".env"`}},
+				{"$f = fopen('.git/config', 'w');", []string{`write ".git/config"`}},
+			}},
+		{apis: []string{"file_put_contents", "touch"},
+			fn: pathAt("write", 0, ""),
+			samples: []scriptSample{
+				{"file_put_contents('.git/hooks/pre-commit', '');", []string{`write ".git/hooks/pre-commit"`}},
+				{"touch('x');", []string{`write "x"`}},
+			}},
+		{apis: []string{"symlink", "link"},
+			fn: pathAt("write", 1, ""),
+			samples: []scriptSample{
+				{"symlink('/etc/passwd', 'p');", []string{`write "p"`}},
+			}},
+		{apis: []string{"copy"},
+			fn: copyFrom(0, 1),
+			samples: []scriptSample{
+				{"copy('.env', '/tmp/e');", []string{`read ".env"`, `write "/tmp/e"`}},
+			}},
+		{apis: []string{"rename"},
+			fn: renameFrom(0, 1),
+			samples: []scriptSample{
+				{"rename('.git', '/tmp/g');", []string{`rename ".git" "/tmp/g"`}},
+			}},
+		{apis: []string{"chmod", "chown", "chgrp", "lchown", "lchgrp"},
+			fn: pathAt("chmod", 0, ""),
+			samples: []scriptSample{
+				{"chmod('/etc/sudoers', 0777);", []string{`chmod "/etc/sudoers"`}},
+			}},
+		{apis: []string{"eval", "assert", "create_function"},
+			fn: func(c *scall) []ScriptEffect {
+				i := 0
+				if c.api == "create_function" {
+					i = 1
+				}
+				if v := c.at(i); v.known && v.isStr() {
+					return nil
+				}
+				return unknownExec(c)
+			},
+			samples: []scriptSample{
+				{"eval('system(\"id\");');", []string{`exec sh "id"`}},
+				{"eval(base64_decode($x));", []string{`exec ?`}},
+				{"$f = create_function('', $body);", []string{`exec ?`}},
+			}},
+		{apis: []string{"include", "require", "include_once", "require_once"},
+			fn: func(c *scall) []ScriptEffect {
+				if v := c.at(0); v.known {
+					return nil
+				}
+				return unknownExec(c)
+			},
+			samples: []scriptSample{
+				{"include $_GET['page'];", []string{`exec ?`}},
+				{"require 'vendor/autoload.php';", nil},
+			}},
+	}
 }
 
 // phpExtraSamples are the samples no single rule covers.
@@ -168,7 +169,7 @@ var phpExtraSamples = []scriptSample{
 	{"$c = <<<EOT\nrm -rf /\nEOT;\nsystem($c);", []string{`exec sh "rm -rf /"`}},
 }
 
-var phpTable = scriptTable(phpRules)
+var phpTable = sync.OnceValue(func() *apiTable { return scriptTable(phpRules()) })
 
 // phpCallbacks take a function's name as their first argument (or, for
 // array_map, also as their first), and call it.
@@ -189,7 +190,7 @@ func readPHP(r *scriptRun, src string) error {
 		src = "<?php " + src
 	}
 	b := []byte(src)
-	root, hasErr, err := r.parse(php.GetLanguage(), b)
+	root, hasErr, err := r.parse("php", b)
 	if err != nil {
 		r.add(ScriptEffect{Kind: "exec", API: "php"})
 		return err
@@ -443,7 +444,7 @@ func (p *phpReader) visit(n *tnode) {
 			cb := c.at(i)
 			if cb.known && cb.isStr() {
 				name := strings.ToLower(cb.s)
-				if fn, ok := phpTable.lookup(name); ok {
+				if fn, ok := phpTable().lookup(name); ok {
 					es := fn(&scall{api: name, spread: true})
 					if len(es) > 0 {
 						p.r.add(ScriptEffect{Kind: es[0].Kind, Shell: es[0].Shell, API: name})
@@ -458,7 +459,7 @@ func (p *phpReader) visit(n *tnode) {
 
 func (p *phpReader) apply(api string, c *scall) {
 	c.api = api
-	fn, ok := phpTable.lookup(api)
+	fn, ok := phpTable().lookup(api)
 	if !ok {
 		return
 	}

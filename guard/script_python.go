@@ -3,9 +3,8 @@ package guard
 import (
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
-
-	"github.com/smacker/go-tree-sitter/python"
 )
 
 // pyMarkers is Python's prefilter: every name the reader resolves to an
@@ -18,178 +17,180 @@ var pyMarkers = []string{
 	"ctypes", "cffi", "pickle", "marshal", "runpy", "sh", "pty", "os", "shutil", "Path",
 }
 
-// pyRules is what Python calls do, each with its samples.
-var pyRules = []scriptRule{
-	{apis: []string{"os.system", "os.popen", "platform.popen", "commands.getoutput", "commands.getstatusoutput", "subprocess.getoutput", "subprocess.getstatusoutput", "asyncio.create_subprocess_shell"},
-		fn: shellAt(0, "cmd"),
-		samples: []scriptSample{
-			{"import os; os.system('rm -rf /')", []string{`exec sh "rm -rf /"`}},
-			{"import os\nos.popen('cat ~/.ssh/id_rsa').read()", []string{`exec sh "cat ~/.ssh/id_rsa"`}},
-			{"from os import system as s\ns('ls ' + x)", []string{`exec sh ? "ls …"`}},
-			{"import subprocess as sp; print(sp.getoutput('git push --force'))", []string{`exec sh "git push --force"`}},
-			{"import os; cmd = 'rm -rf ' + '/tmp/x'; os.system(cmd)", []string{`exec sh "rm -rf /tmp/x"`}},
-			{"import os; os.system(f'echo {x}')", []string{`exec sh ? "echo …"`}},
-			{"import os; os.system(' '.join(['git', 'reset', '--hard']))", []string{`exec sh "git reset --hard"`}},
-		}},
-	{apis: []string{"subprocess.run", "subprocess.call", "subprocess.check_call", "subprocess.check_output", "subprocess.Popen"},
-		fn: pySubprocess,
-		samples: []scriptSample{
-			{"import subprocess\nsubprocess.run(['rm', '-rf', '/'])", []string{`exec "rm" "-rf" "/"`}},
-			{"import subprocess; subprocess.call('rm -rf ~', shell=True)", []string{`exec sh "rm -rf ~"`}},
-			{"import subprocess; subprocess.check_output('ls')", []string{`exec "ls"`}},
-			{"from subprocess import Popen; Popen(('git', 'push', '-f'))", []string{`exec "git" "push" "-f"`}},
-			{"import subprocess; subprocess.run(['ls', d])", []string{`exec ? "ls" "…"`}},
-			{"import subprocess; subprocess.run(cmd, shell=True)", []string{`exec sh ? "…"`}},
-			{"import subprocess; subprocess.run('rm -rf /', shell=flag)", []string{`exec sh ? "rm -rf /"`}},
-			{"import subprocess, shlex; subprocess.run(shlex.split('rm -rf /'))", []string{`exec sh "rm -rf /"`}},
-			{"import subprocess; subprocess.run(['x', '-c', 'rm -rf /'], executable='/bin/sh')", []string{`exec "/bin/sh" "-c" "rm -rf /"`}},
-			{"import subprocess; subprocess.run(args=['rm', 'a'])", []string{`exec "rm" "a"`}},
-		}},
-	{apis: []string{"os.execl", "os.execle", "os.execlp", "os.execlpe", "os.execv", "os.execve", "os.execvp", "os.execvpe",
-		"os.spawnl", "os.spawnle", "os.spawnlp", "os.spawnlpe", "os.spawnv", "os.spawnve", "os.spawnvp", "os.spawnvpe",
-		"os.posix_spawn", "os.posix_spawnp"},
-		fn: pyExecFamily,
-		samples: []scriptSample{
-			{"import os; os.execvp('rm', ['rm', '-rf', '/'])", []string{`exec "rm" "-rf" "/"`}},
-			{"import os; os.execl('/bin/sh', 'sh', '-c', 'reboot')", []string{`exec "/bin/sh" "-c" "reboot"`}},
-			{"import os; os.spawnlp(os.P_WAIT, 'git', 'git', 'clean', '-fdx')", []string{`exec "git" "clean" "-fdx"`}},
-			{"import os; os.posix_spawn('/bin/rm', ['rm', '-r', 'x'], {})", []string{`exec "/bin/rm" "-r" "x"`}},
-		}},
-	{apis: []string{"pty.spawn", "asyncio.create_subprocess_exec", "sh.Command"},
-		fn: pyArgvRest,
-		samples: []scriptSample{
-			{"import pty; pty.spawn('/bin/bash')", []string{`exec "/bin/bash"`}},
-			{"import pty; pty.spawn(['sh', '-c', 'id'])", []string{`exec "sh" "-c" "id"`}},
-			{"import asyncio; asyncio.create_subprocess_exec('rm', '-rf', 'x')", []string{`exec "rm" "-rf" "x"`}},
-		}},
-	{apis: []string{"sh.*"},
-		fn: pyShModule,
-		samples: []scriptSample{
-			{"import sh; sh.rm('-rf', '/srv')", []string{`exec "rm" "-rf" "/srv"`}},
-			{"from sh import git; git('push', '--force')", []string{`exec "git" "push" "--force"`}},
-		}},
-	{apis: []string{"os.remove", "os.unlink", "os.rmdir", "os.removedirs", "pathlib.Path.unlink", "pathlib.Path.rmdir"},
-		fn: pyRemove,
-		samples: []scriptSample{
-			{"import os; os.remove('.env')", []string{`remove ".env"`}},
-			{"import os; os.unlink(os.path.join('a', 'b'))", []string{`remove "a/b"`}},
-			{"from pathlib import Path; Path('/etc/passwd').unlink()", []string{`remove "/etc/passwd"`}},
-			{"import pathlib; p = pathlib.Path.home() / '.ssh'; p.rmdir()", []string{`remove "~/.ssh"`}},
-			{"import os; os.rmdir(d)", []string{`remove ? "…"`}},
-			{"import os; list(map(os.remove, files))", []string{`remove ?`}},
-		}},
-	{apis: []string{"shutil.rmtree"},
-		fn: removeAt(0, "path", true),
-		samples: []scriptSample{
-			{"import shutil; shutil.rmtree('/')", []string{`remove -r "/"`}},
-			{"import shutil\np = '/'\nshutil.rmtree(p)", []string{`remove -r "/"`}},
-			{"import shutil, os; shutil.rmtree(os.path.expanduser('~'))", []string{`remove -r "~"`}},
-			{"import shutil, os; shutil.rmtree(os.environ['HOME'])", []string{`remove -r "~"`}},
-			{"import shutil\np = '/tmp/a'\nif x: p = '/'\nshutil.rmtree(p)", []string{`remove -r ? "…"`}},
-			{"import shutil\ndef f(p):\n    shutil.rmtree(p)\np = 'build'", []string{`remove -r ? "…"`}},
-		}},
-	{apis: []string{"open", "os.open", "pathlib.Path.open"},
-		fn: pyOpen,
-		samples: []scriptSample{
-			{"print(open('/etc/shadow').read())", []string{`read "/etc/shadow"`}},
-			{"open('.env', 'rb')", []string{`read ".env"`}},
-			{"with open('.git/hooks/pre-commit', 'w') as f: f.write('')", []string{`write ".git/hooks/pre-commit"`}},
-			{"open('a.txt', mode='a')", []string{`write "a.txt"`}},
-			{"open('a.txt', 'r+')", []string{`read "a.txt"`, `write "a.txt"`}},
-			{"open('a.txt', m)", []string{`write ? "a.txt"`}},
-			{"import io; io.open('.env')", []string{`read ".env"`}},
-			{"import os; os.open('x', os.O_WRONLY | os.O_CREAT)", []string{`write "x"`}},
-			{"from pathlib import Path\nwith Path('k').open('w') as f: pass", []string{`write "k"`}},
-			{"open(f'{d}/id_rsa')", []string{`read ? "…/id_rsa"`}},
-		}},
-	{apis: []string{"pathlib.Path.read_text", "pathlib.Path.read_bytes"},
-		fn: recvPath("read", false),
-		samples: []scriptSample{
-			{"from pathlib import Path; print(Path('~/.aws/credentials').expanduser().read_text())", []string{`read "~/.aws/credentials"`}},
-			{"import pathlib; pathlib.Path('/etc', 'hosts').read_bytes()", []string{`read "/etc/hosts"`}},
-		}},
-	{apis: []string{"pathlib.Path.write_text", "pathlib.Path.write_bytes", "pathlib.Path.touch", "pathlib.Path.symlink_to", "pathlib.Path.hardlink_to"},
-		fn: recvPath("write", false),
-		samples: []scriptSample{
-			{"from pathlib import Path; Path('.git/config').write_text('')", []string{`write ".git/config"`}},
-			{"from pathlib import Path as P; (P('a') / 'b.txt').touch()", []string{`write "a/b.txt"`}},
-		}},
-	{apis: []string{"os.truncate"},
-		fn: pathAt("write", 0, "path"),
-		samples: []scriptSample{
-			{"import os; os.truncate('.git/HEAD', 0)", []string{`write ".git/HEAD"`}},
-		}},
-	{apis: []string{"os.symlink", "os.link"},
-		fn: pathAt("write", 1, "dst"),
-		samples: []scriptSample{
-			{"import os; os.symlink('/etc/passwd', 'p')", []string{`write "p"`}},
-		}},
-	{apis: []string{"shutil.copy", "shutil.copy2", "shutil.copyfile", "shutil.copytree"},
-		fn: copyFrom(0, 1),
-		samples: []scriptSample{
-			{"import shutil; shutil.copy('~/.ssh/id_rsa', '/tmp/k')", []string{`read "~/.ssh/id_rsa"`, `write "/tmp/k"`}},
-			{"import shutil; shutil.copytree('src', 'dst')", []string{`read "src"`, `write "dst"`}},
-		}},
-	{apis: []string{"shutil.move", "os.rename", "os.replace", "os.renames"},
-		fn: renameFrom(0, 1),
-		samples: []scriptSample{
-			{"import shutil; shutil.move('.git', '/tmp/g')", []string{`rename ".git" "/tmp/g"`}},
-			{"import os; os.replace('a', 'b')", []string{`rename "a" "b"`}},
-		}},
-	{apis: []string{"pathlib.Path.rename", "pathlib.Path.replace"},
-		fn: func(c *scall) []ScriptEffect {
-			return []ScriptEffect{pathEffect(c, "rename", sval{s: c.recv.s, known: c.recv.known}, pyPathArg(c.at(0)))}
-		},
-		samples: []scriptSample{
-			{"from pathlib import Path; Path('a').rename('b')", []string{`rename "a" "b"`}},
-		}},
-	{apis: []string{"os.chmod", "os.chown", "os.lchown", "os.lchmod", "shutil.chown"},
-		fn: pathAt("chmod", 0, "path"),
-		samples: []scriptSample{
-			{"import os; os.chmod('/etc/sudoers', 0o777)", []string{`chmod "/etc/sudoers"`}},
-		}},
-	{apis: []string{"pathlib.Path.chmod", "pathlib.Path.lchmod"},
-		fn: recvPath("chmod", false),
-		samples: []scriptSample{
-			{"from pathlib import Path; Path('x').chmod(0o777)", []string{`chmod "x"`}},
-		}},
-	{apis: []string{"eval", "exec", "compile", "execfile"},
-		fn: pyEval,
-		samples: []scriptSample{
-			{"exec(\"import os; os.system('reboot')\")", []string{`exec sh "reboot"`}},
-			{"eval(input())", []string{`exec ?`}},
-			{"exec(code)", []string{`exec ?`}},
-			{"import base64; exec(base64.b64decode('aW1wb3J0IG9z'))", []string{`exec ?`}},
-			{"eval('1 + 1')", nil},
-		}},
-	{apis: []string{"__import__", "importlib.import_module"},
-		fn: pyImport,
-		samples: []scriptSample{
-			{"__import__('os').system('id')", []string{`exec sh "id"`}},
-			{"import importlib; importlib.import_module('shutil').rmtree('/x')", []string{`remove -r "/x"`}},
-			{"m = __import__(name)", []string{`exec ?`}},
-			{"__import__('json').dumps(1)", nil},
-		}},
-	{apis: []string{"getattr"},
-		fn: pyGetattr,
-		samples: []scriptSample{
-			{"import os; getattr(os, 'sys' + 'tem')('rm -rf /')", []string{`exec sh "rm -rf /"`}},
-			{"import os; getattr(os, name)('x')", []string{`exec ?`}},
-			{"getattr(self, name)()", nil},
-		}},
-	{apis: []string{"ctypes.*", "cffi.*", "pickle.loads", "pickle.load", "marshal.loads", "_posixsubprocess.fork_exec", "code.interact", "os.fork"},
-		fn: unknownExec,
-		samples: []scriptSample{
-			{"import ctypes; ctypes.CDLL(None).system(b'id')", []string{`exec ?`}},
-			{"import pickle; pickle.loads(data)", []string{`exec ?`}},
-		}},
-	{apis: []string{"runpy.run_path", "runpy.run_module"},
-		fn: func(c *scall) []ScriptEffect {
-			return []ScriptEffect{argvEffect(c.api, []sval{lit("python3"), c.at(0)})}
-		},
-		samples: []scriptSample{
-			{"import runpy; runpy.run_path('evil.py')", []string{`exec "python3" "evil.py"`}},
-		}},
+// pyRules() is what Python calls do, each with its samples.
+func pyRules() []scriptRule {
+	return []scriptRule{
+		{apis: []string{"os.system", "os.popen", "platform.popen", "commands.getoutput", "commands.getstatusoutput", "subprocess.getoutput", "subprocess.getstatusoutput", "asyncio.create_subprocess_shell"},
+			fn: shellAt(0, "cmd"),
+			samples: []scriptSample{
+				{"import os; os.system('rm -rf /')", []string{`exec sh "rm -rf /"`}},
+				{"import os\nos.popen('cat ~/.ssh/id_rsa').read()", []string{`exec sh "cat ~/.ssh/id_rsa"`}},
+				{"from os import system as s\ns('ls ' + x)", []string{`exec sh ? "ls …"`}},
+				{"import subprocess as sp; print(sp.getoutput('git push --force'))", []string{`exec sh "git push --force"`}},
+				{"import os; cmd = 'rm -rf ' + '/tmp/x'; os.system(cmd)", []string{`exec sh "rm -rf /tmp/x"`}},
+				{"import os; os.system(f'echo {x}')", []string{`exec sh ? "echo …"`}},
+				{"import os; os.system(' '.join(['git', 'reset', '--hard']))", []string{`exec sh "git reset --hard"`}},
+			}},
+		{apis: []string{"subprocess.run", "subprocess.call", "subprocess.check_call", "subprocess.check_output", "subprocess.Popen"},
+			fn: pySubprocess,
+			samples: []scriptSample{
+				{"import subprocess\nsubprocess.run(['rm', '-rf', '/'])", []string{`exec "rm" "-rf" "/"`}},
+				{"import subprocess; subprocess.call('rm -rf ~', shell=True)", []string{`exec sh "rm -rf ~"`}},
+				{"import subprocess; subprocess.check_output('ls')", []string{`exec "ls"`}},
+				{"from subprocess import Popen; Popen(('git', 'push', '-f'))", []string{`exec "git" "push" "-f"`}},
+				{"import subprocess; subprocess.run(['ls', d])", []string{`exec ? "ls" "…"`}},
+				{"import subprocess; subprocess.run(cmd, shell=True)", []string{`exec sh ? "…"`}},
+				{"import subprocess; subprocess.run('rm -rf /', shell=flag)", []string{`exec sh ? "rm -rf /"`}},
+				{"import subprocess, shlex; subprocess.run(shlex.split('rm -rf /'))", []string{`exec sh "rm -rf /"`}},
+				{"import subprocess; subprocess.run(['x', '-c', 'rm -rf /'], executable='/bin/sh')", []string{`exec "/bin/sh" "-c" "rm -rf /"`}},
+				{"import subprocess; subprocess.run(args=['rm', 'a'])", []string{`exec "rm" "a"`}},
+			}},
+		{apis: []string{"os.execl", "os.execle", "os.execlp", "os.execlpe", "os.execv", "os.execve", "os.execvp", "os.execvpe",
+			"os.spawnl", "os.spawnle", "os.spawnlp", "os.spawnlpe", "os.spawnv", "os.spawnve", "os.spawnvp", "os.spawnvpe",
+			"os.posix_spawn", "os.posix_spawnp"},
+			fn: pyExecFamily,
+			samples: []scriptSample{
+				{"import os; os.execvp('rm', ['rm', '-rf', '/'])", []string{`exec "rm" "-rf" "/"`}},
+				{"import os; os.execl('/bin/sh', 'sh', '-c', 'reboot')", []string{`exec "/bin/sh" "-c" "reboot"`}},
+				{"import os; os.spawnlp(os.P_WAIT, 'git', 'git', 'clean', '-fdx')", []string{`exec "git" "clean" "-fdx"`}},
+				{"import os; os.posix_spawn('/bin/rm', ['rm', '-r', 'x'], {})", []string{`exec "/bin/rm" "-r" "x"`}},
+			}},
+		{apis: []string{"pty.spawn", "asyncio.create_subprocess_exec", "sh.Command"},
+			fn: pyArgvRest,
+			samples: []scriptSample{
+				{"import pty; pty.spawn('/bin/bash')", []string{`exec "/bin/bash"`}},
+				{"import pty; pty.spawn(['sh', '-c', 'id'])", []string{`exec "sh" "-c" "id"`}},
+				{"import asyncio; asyncio.create_subprocess_exec('rm', '-rf', 'x')", []string{`exec "rm" "-rf" "x"`}},
+			}},
+		{apis: []string{"sh.*"},
+			fn: pyShModule,
+			samples: []scriptSample{
+				{"import sh; sh.rm('-rf', '/srv')", []string{`exec "rm" "-rf" "/srv"`}},
+				{"from sh import git; git('push', '--force')", []string{`exec "git" "push" "--force"`}},
+			}},
+		{apis: []string{"os.remove", "os.unlink", "os.rmdir", "os.removedirs", "pathlib.Path.unlink", "pathlib.Path.rmdir"},
+			fn: pyRemove,
+			samples: []scriptSample{
+				{"import os; os.remove('.env')", []string{`remove ".env"`}},
+				{"import os; os.unlink(os.path.join('a', 'b'))", []string{`remove "a/b"`}},
+				{"from pathlib import Path; Path('/etc/passwd').unlink()", []string{`remove "/etc/passwd"`}},
+				{"import pathlib; p = pathlib.Path.home() / '.ssh'; p.rmdir()", []string{`remove "~/.ssh"`}},
+				{"import os; os.rmdir(d)", []string{`remove ? "…"`}},
+				{"import os; list(map(os.remove, files))", []string{`remove ?`}},
+			}},
+		{apis: []string{"shutil.rmtree"},
+			fn: removeAt(0, "path", true),
+			samples: []scriptSample{
+				{"import shutil; shutil.rmtree('/')", []string{`remove -r "/"`}},
+				{"import shutil\np = '/'\nshutil.rmtree(p)", []string{`remove -r "/"`}},
+				{"import shutil, os; shutil.rmtree(os.path.expanduser('~'))", []string{`remove -r "~"`}},
+				{"import shutil, os; shutil.rmtree(os.environ['HOME'])", []string{`remove -r "~"`}},
+				{"import shutil\np = '/tmp/a'\nif x: p = '/'\nshutil.rmtree(p)", []string{`remove -r ? "…"`}},
+				{"import shutil\ndef f(p):\n    shutil.rmtree(p)\np = 'build'", []string{`remove -r ? "…"`}},
+			}},
+		{apis: []string{"open", "os.open", "pathlib.Path.open"},
+			fn: pyOpen,
+			samples: []scriptSample{
+				{"print(open('/etc/shadow').read())", []string{`read "/etc/shadow"`}},
+				{"open('.env', 'rb')", []string{`read ".env"`}},
+				{"with open('.git/hooks/pre-commit', 'w') as f: f.write('')", []string{`write ".git/hooks/pre-commit"`}},
+				{"open('a.txt', mode='a')", []string{`write "a.txt"`}},
+				{"open('a.txt', 'r+')", []string{`read "a.txt"`, `write "a.txt"`}},
+				{"open('a.txt', m)", []string{`write ? "a.txt"`}},
+				{"import io; io.open('.env')", []string{`read ".env"`}},
+				{"import os; os.open('x', os.O_WRONLY | os.O_CREAT)", []string{`write "x"`}},
+				{"from pathlib import Path\nwith Path('k').open('w') as f: pass", []string{`write "k"`}},
+				{"open(f'{d}/id_rsa')", []string{`read ? "…/id_rsa"`}},
+			}},
+		{apis: []string{"pathlib.Path.read_text", "pathlib.Path.read_bytes"},
+			fn: recvPath("read", false),
+			samples: []scriptSample{
+				{"from pathlib import Path; print(Path('~/.aws/credentials').expanduser().read_text())", []string{`read "~/.aws/credentials"`}},
+				{"import pathlib; pathlib.Path('/etc', 'hosts').read_bytes()", []string{`read "/etc/hosts"`}},
+			}},
+		{apis: []string{"pathlib.Path.write_text", "pathlib.Path.write_bytes", "pathlib.Path.touch", "pathlib.Path.symlink_to", "pathlib.Path.hardlink_to"},
+			fn: recvPath("write", false),
+			samples: []scriptSample{
+				{"from pathlib import Path; Path('.git/config').write_text('')", []string{`write ".git/config"`}},
+				{"from pathlib import Path as P; (P('a') / 'b.txt').touch()", []string{`write "a/b.txt"`}},
+			}},
+		{apis: []string{"os.truncate"},
+			fn: pathAt("write", 0, "path"),
+			samples: []scriptSample{
+				{"import os; os.truncate('.git/HEAD', 0)", []string{`write ".git/HEAD"`}},
+			}},
+		{apis: []string{"os.symlink", "os.link"},
+			fn: pathAt("write", 1, "dst"),
+			samples: []scriptSample{
+				{"import os; os.symlink('/etc/passwd', 'p')", []string{`write "p"`}},
+			}},
+		{apis: []string{"shutil.copy", "shutil.copy2", "shutil.copyfile", "shutil.copytree"},
+			fn: copyFrom(0, 1),
+			samples: []scriptSample{
+				{"import shutil; shutil.copy('~/.ssh/id_rsa', '/tmp/k')", []string{`read "~/.ssh/id_rsa"`, `write "/tmp/k"`}},
+				{"import shutil; shutil.copytree('src', 'dst')", []string{`read "src"`, `write "dst"`}},
+			}},
+		{apis: []string{"shutil.move", "os.rename", "os.replace", "os.renames"},
+			fn: renameFrom(0, 1),
+			samples: []scriptSample{
+				{"import shutil; shutil.move('.git', '/tmp/g')", []string{`rename ".git" "/tmp/g"`}},
+				{"import os; os.replace('a', 'b')", []string{`rename "a" "b"`}},
+			}},
+		{apis: []string{"pathlib.Path.rename", "pathlib.Path.replace"},
+			fn: func(c *scall) []ScriptEffect {
+				return []ScriptEffect{pathEffect(c, "rename", sval{s: c.recv.s, known: c.recv.known}, pyPathArg(c.at(0)))}
+			},
+			samples: []scriptSample{
+				{"from pathlib import Path; Path('a').rename('b')", []string{`rename "a" "b"`}},
+			}},
+		{apis: []string{"os.chmod", "os.chown", "os.lchown", "os.lchmod", "shutil.chown"},
+			fn: pathAt("chmod", 0, "path"),
+			samples: []scriptSample{
+				{"import os; os.chmod('/etc/sudoers', 0o777)", []string{`chmod "/etc/sudoers"`}},
+			}},
+		{apis: []string{"pathlib.Path.chmod", "pathlib.Path.lchmod"},
+			fn: recvPath("chmod", false),
+			samples: []scriptSample{
+				{"from pathlib import Path; Path('x').chmod(0o777)", []string{`chmod "x"`}},
+			}},
+		{apis: []string{"eval", "exec", "compile", "execfile"},
+			fn: pyEval,
+			samples: []scriptSample{
+				{"exec(\"import os; os.system('reboot')\")", []string{`exec sh "reboot"`}},
+				{"eval(input())", []string{`exec ?`}},
+				{"exec(code)", []string{`exec ?`}},
+				{"import base64; exec(base64.b64decode('aW1wb3J0IG9z'))", []string{`exec ?`}},
+				{"eval('1 + 1')", nil},
+			}},
+		{apis: []string{"__import__", "importlib.import_module"},
+			fn: pyImport,
+			samples: []scriptSample{
+				{"__import__('os').system('id')", []string{`exec sh "id"`}},
+				{"import importlib; importlib.import_module('shutil').rmtree('/x')", []string{`remove -r "/x"`}},
+				{"m = __import__(name)", []string{`exec ?`}},
+				{"__import__('json').dumps(1)", nil},
+			}},
+		{apis: []string{"getattr"},
+			fn: pyGetattr,
+			samples: []scriptSample{
+				{"import os; getattr(os, 'sys' + 'tem')('rm -rf /')", []string{`exec sh "rm -rf /"`}},
+				{"import os; getattr(os, name)('x')", []string{`exec ?`}},
+				{"getattr(self, name)()", nil},
+			}},
+		{apis: []string{"ctypes.*", "cffi.*", "pickle.loads", "pickle.load", "marshal.loads", "_posixsubprocess.fork_exec", "code.interact", "os.fork"},
+			fn: unknownExec,
+			samples: []scriptSample{
+				{"import ctypes; ctypes.CDLL(None).system(b'id')", []string{`exec ?`}},
+				{"import pickle; pickle.loads(data)", []string{`exec ?`}},
+			}},
+		{apis: []string{"runpy.run_path", "runpy.run_module"},
+			fn: func(c *scall) []ScriptEffect {
+				return []ScriptEffect{argvEffect(c.api, []sval{lit("python3"), c.at(0)})}
+			},
+			samples: []scriptSample{
+				{"import runpy; runpy.run_path('evil.py')", []string{`exec "python3" "evil.py"`}},
+			}},
+	}
 }
 
 // pyExtraSamples are the samples of what no single rule covers: negatives,
@@ -266,8 +267,8 @@ const (
 var pyBuiltins = map[string]bool{"open": true, "eval": true, "exec": true, "compile": true, "execfile": true,
 	"__import__": true, "getattr": true, "globals": true, "locals": true, "vars": true, "__builtins__": true, "Path": true}
 
-// pyTable is pyRules by API.
-var pyTable = scriptTable(pyRules)
+// pyTable() is pyRules() by API.
+var pyTable = sync.OnceValue(func() *apiTable { return scriptTable(pyRules()) })
 
 // pyBinding is what a name is bound to in the script.
 type pyBinding struct {
@@ -287,7 +288,7 @@ type pyReader struct {
 
 func readPython(r *scriptRun, src string) error {
 	b := []byte(src)
-	root, hasErr, err := r.parse(python.GetLanguage(), b)
+	root, hasErr, err := r.parse("python", b)
 	if err != nil {
 		r.add(ScriptEffect{Kind: "exec", API: "python"})
 		return err
@@ -418,7 +419,7 @@ func (p *pyReader) lookup(name string) sval {
 	b, ok := p.binds[name]
 	if !ok {
 		for _, m := range p.stars {
-			if _, known := pyTable.lookup(pyCanon(m + "." + name)); known {
+			if _, known := pyTable().lookup(pyCanon(m + "." + name)); known {
 				return sval{s: ScriptHole, ref: pyCanon(m + "." + name)}
 			}
 		}
@@ -715,7 +716,7 @@ func (p *pyReader) visit(n *tnode) {
 			p.r.add(ScriptEffect{Kind: "exec", API: p.text(n.child("function"))})
 			return
 		}
-		if fn, ok := pyTable.lookup(api); ok {
+		if fn, ok := pyTable().lookup(api); ok {
 			for _, e := range fn(c) {
 				if e.API == "" {
 					e.API = api
@@ -742,7 +743,7 @@ func (p *pyReader) visit(n *tnode) {
 			p.r.add(ScriptEffect{Kind: "exec", API: p.text(n)})
 			return
 		}
-		if _, ok := pyTable.lookup(v.ref); ok {
+		if _, ok := pyTable().lookup(v.ref); ok {
 			p.r.add(ScriptEffect{Kind: pyKindOf(v.ref), API: v.ref})
 		}
 	}
@@ -750,7 +751,7 @@ func (p *pyReader) visit(n *tnode) {
 
 // pyKindOf is the kind of effect an API has, for a mention of it.
 func pyKindOf(api string) string {
-	fn, _ := pyTable.lookup(api)
+	fn, _ := pyTable().lookup(api)
 	es := fn(&scall{api: api, spread: true})
 	if len(es) > 0 {
 		return es[0].Kind

@@ -2,8 +2,7 @@ package guard
 
 import (
 	"strings"
-
-	"github.com/smacker/go-tree-sitter/ruby"
+	"sync"
 )
 
 // rbMarkers is Ruby's prefilter.
@@ -13,125 +12,127 @@ var rbMarkers = []string{
 	"copy", "move", "rename", "chmod", "chown", "ln", "install", "symlink", "binding", "Process",
 }
 
-// rbRules is what Ruby calls do, each with its samples.
-var rbRules = []scriptRule{
-	{apis: []string{"system", "exec", "spawn", "Process.spawn", "Process.exec", "IO.popen", "Open3.capture2", "Open3.capture2e", "Open3.capture3",
-		"Open3.popen2", "Open3.popen2e", "Open3.popen3", "Open3.pipeline", "Open3.pipeline_r", "Open3.pipeline_w", "Open3.pipeline_rw", "Open3.pipeline_start", "PTY.spawn"},
-		fn: rbCommand,
-		samples: []scriptSample{
-			{`system "rm -rf /"`, []string{`exec sh "rm -rf /"`}},
-			{`system("git", "push", "--force")`, []string{`exec "git" "push" "--force"`}},
-			{`Kernel.exec({"A" => "1"}, "ls -l", chdir: "/")`, []string{`exec sh "ls -l"`}},
-			{`d = "/"; system("rm -rf #{d}")`, []string{`exec sh "rm -rf /"`}},
-			{`system("rm -rf #{ARGV[0]}")`, []string{`exec sh ? "rm -rf …"`}},
-			{`require "open3"; out, st = Open3.capture2("git", "reset", "--hard")`, []string{`exec "git" "reset" "--hard"`}},
-			{`IO.popen(["rm", "-r", "x"]).read`, []string{`exec "rm" "-r" "x"`}},
-			{`IO.popen("cat ~/.netrc")`, []string{`exec sh "cat ~/.netrc"`}},
-			{`spawn(["/bin/sh", "sh"], "-c", "id")`, []string{`exec "/bin/sh" "-c" "id"`}},
-			{`require "shellwords"; system(*Shellwords.split("rm -rf /"))`, []string{`exec sh "rm -rf /"`}},
-		}},
-	{apis: []string{"`"},
-		fn: shellAt(0, ""),
-		samples: []scriptSample{
-			{"puts `cat /etc/shadow`", []string{`exec sh "cat /etc/shadow"`}},
-			{"x = %x(rm -rf #{dir})", []string{`exec sh ? "rm -rf …"`}},
-		}},
-	{apis: []string{"open", "IO.read", "IO.readlines", "IO.foreach", "IO.write", "IO.binread", "File.open", "File.new", "IO.sysopen", "URI.open"},
-		fn: rbOpen,
-		samples: []scriptSample{
-			{`open("| rm -rf /")`, []string{`exec sh " rm -rf /"`}},
-			{`puts File.open("/etc/passwd").read`, []string{`read "/etc/passwd"`}},
-			{`File.open(".git/hooks/pre-commit", "w") { |f| f.puts "" }`, []string{`write ".git/hooks/pre-commit"`}},
-			{`IO.read(".env")`, []string{`read ".env"`}},
-			{`File.open("a", mode)`, []string{`write ? "a"`}},
-		}},
-	{apis: []string{"File.delete", "File.unlink", "FileUtils.rm", "FileUtils.rm_f", "FileUtils.remove", "FileUtils.remove_file", "FileUtils.safe_unlink", "FileUtils.rmdir", "Dir.rmdir", "Dir.delete", "Dir.unlink"},
-		fn: eachPath("remove", 0, false),
-		samples: []scriptSample{
-			{`File.delete(".env")`, []string{`remove ".env"`}},
-			{`require "fileutils"; FileUtils.rm(["a", "b"])`, []string{`remove "a"`, `remove "b"`}},
-			{`Dir.rmdir(File.join(Dir.home, ".ssh"))`, []string{`remove "~/.ssh"`}},
-		}},
-	{apis: []string{"FileUtils.rm_r", "FileUtils.rm_rf", "FileUtils.rmtree", "FileUtils.remove_dir", "FileUtils.remove_entry", "FileUtils.remove_entry_secure"},
-		fn: eachPath("remove", 0, true),
-		samples: []scriptSample{
-			{`require "fileutils"; FileUtils.rm_rf("/")`, []string{`remove -r "/"`}},
-			{`FileUtils::rm_r Dir.home`, []string{`remove -r "~"`}},
-			{`p = ENV["HOME"]; FileUtils.rm_rf(p, secure: true)`, []string{`remove -r "~"`}},
-			{`FileUtils.rm_rf(Dir.glob("*"))`, []string{`remove -r ? "…"`}},
-		}},
-	{apis: []string{"Pathname.delete", "Pathname.unlink", "Pathname.rmdir"},
-		fn: recvPath("remove", false),
-		samples: []scriptSample{
-			{`require "pathname"; Pathname.new(".env").delete`, []string{`remove ".env"`}},
-		}},
-	{apis: []string{"Pathname.rmtree"},
-		fn: recvPath("remove", true),
-		samples: []scriptSample{
-			{`Pathname("/srv").rmtree`, []string{`remove -r "/srv"`}},
-		}},
-	{apis: []string{"File.read", "File.readlines", "File.foreach", "File.binread"},
-		fn: pathAt("read", 0, ""),
-		samples: []scriptSample{
-			{`puts File.read(File.expand_path("~/.ssh/id_rsa"))`, []string{`read "~/.ssh/id_rsa"`}},
-			{`File.readlines(".env").each { |l| puts l }`, []string{`read ".env"`}},
-		}},
-	{apis: []string{"Pathname.read", "Pathname.readlines", "Pathname.binread", "Pathname.each_line"},
-		fn: recvPath("read", false),
-		samples: []scriptSample{
-			{`Pathname.new(Dir.home).join(".aws/credentials").read`, []string{`read "~/.aws/credentials"`}},
-		}},
-	{apis: []string{"File.write", "File.binwrite", "FileUtils.touch", "File.truncate"},
-		fn: rbWrite,
-		samples: []scriptSample{
-			{`File.write(".git/HEAD", "x")`, []string{`write ".git/HEAD"`}},
-			{`FileUtils.touch(%w[a b])`, []string{`write "a"`, `write "b"`}},
-		}},
-	{apis: []string{"Pathname.write", "Pathname.binwrite"},
-		fn: recvPath("write", false),
-		samples: []scriptSample{
-			{`Pathname.new("a").write("x")`, []string{`write "a"`}},
-		}},
-	{apis: []string{"File.symlink", "File.link", "FileUtils.ln", "FileUtils.ln_s", "FileUtils.ln_sf"},
-		fn: pathAt("write", 1, ""),
-		samples: []scriptSample{
-			{`File.symlink("/etc/passwd", "p")`, []string{`write "p"`}},
-		}},
-	{apis: []string{"FileUtils.cp", "FileUtils.copy", "FileUtils.cp_r", "FileUtils.copy_file", "FileUtils.copy_entry", "FileUtils.install", "IO.copy_stream"},
-		fn: copyFrom(0, 1),
-		samples: []scriptSample{
-			{`FileUtils.cp("~/.ssh/id_rsa", "/tmp/k")`, []string{`read "~/.ssh/id_rsa"`, `write "/tmp/k"`}},
-		}},
-	{apis: []string{"FileUtils.mv", "FileUtils.move", "File.rename"},
-		fn: renameFrom(0, 1),
-		samples: []scriptSample{
-			{`File.rename(".git", "g")`, []string{`rename ".git" "g"`}},
-		}},
-	{apis: []string{"File.chmod", "File.lchmod", "FileUtils.chmod", "FileUtils.chmod_R"},
-		fn: eachPath("chmod", 1, false),
-		samples: []scriptSample{
-			{`File.chmod(0777, "/etc/sudoers")`, []string{`chmod "/etc/sudoers"`}},
-		}},
-	{apis: []string{"File.chown", "File.lchown", "FileUtils.chown", "FileUtils.chown_R"},
-		fn: eachPath("chmod", 2, false),
-		samples: []scriptSample{
-			{`FileUtils.chown("root", nil, "x")`, []string{`chmod "x"`}},
-		}},
-	{apis: []string{"eval", "instance_eval", "class_eval", "module_eval", "binding.eval", "RubyVM::InstructionSequence.compile", "instance_exec"},
-		fn: rbEval,
-		samples: []scriptSample{
-			{`eval("system('id')")`, []string{`exec sh "id"`}},
-			{`eval(ARGV[0])`, []string{`exec ?`}},
-			{`Object.new.instance_eval(code)`, []string{`exec ?`}},
-		}},
-	{apis: []string{"send", "public_send", "__send__"},
-		fn: unknownExec,
-		samples: []scriptSample{
-			{`Kernel.send(:system, "reboot")`, []string{`exec sh "reboot"`}},
-			{`FileUtils.public_send("rm_rf", "/")`, []string{`remove -r "/"`}},
-			{`Kernel.send(m, "x")`, []string{`exec ?`}},
-			{`method(:system).call("id")`, []string{`exec sh "id"`}},
-		}},
+// rbRules() is what Ruby calls do, each with its samples.
+func rbRules() []scriptRule {
+	return []scriptRule{
+		{apis: []string{"system", "exec", "spawn", "Process.spawn", "Process.exec", "IO.popen", "Open3.capture2", "Open3.capture2e", "Open3.capture3",
+			"Open3.popen2", "Open3.popen2e", "Open3.popen3", "Open3.pipeline", "Open3.pipeline_r", "Open3.pipeline_w", "Open3.pipeline_rw", "Open3.pipeline_start", "PTY.spawn"},
+			fn: rbCommand,
+			samples: []scriptSample{
+				{`system "rm -rf /"`, []string{`exec sh "rm -rf /"`}},
+				{`system("git", "push", "--force")`, []string{`exec "git" "push" "--force"`}},
+				{`Kernel.exec({"A" => "1"}, "ls -l", chdir: "/")`, []string{`exec sh "ls -l"`}},
+				{`d = "/"; system("rm -rf #{d}")`, []string{`exec sh "rm -rf /"`}},
+				{`system("rm -rf #{ARGV[0]}")`, []string{`exec sh ? "rm -rf …"`}},
+				{`require "open3"; out, st = Open3.capture2("git", "reset", "--hard")`, []string{`exec "git" "reset" "--hard"`}},
+				{`IO.popen(["rm", "-r", "x"]).read`, []string{`exec "rm" "-r" "x"`}},
+				{`IO.popen("cat ~/.netrc")`, []string{`exec sh "cat ~/.netrc"`}},
+				{`spawn(["/bin/sh", "sh"], "-c", "id")`, []string{`exec "/bin/sh" "-c" "id"`}},
+				{`require "shellwords"; system(*Shellwords.split("rm -rf /"))`, []string{`exec sh "rm -rf /"`}},
+			}},
+		{apis: []string{"`"},
+			fn: shellAt(0, ""),
+			samples: []scriptSample{
+				{"puts `cat /etc/shadow`", []string{`exec sh "cat /etc/shadow"`}},
+				{"x = %x(rm -rf #{dir})", []string{`exec sh ? "rm -rf …"`}},
+			}},
+		{apis: []string{"open", "IO.read", "IO.readlines", "IO.foreach", "IO.write", "IO.binread", "File.open", "File.new", "IO.sysopen", "URI.open"},
+			fn: rbOpen,
+			samples: []scriptSample{
+				{`open("| rm -rf /")`, []string{`exec sh " rm -rf /"`}},
+				{`puts File.open("/etc/passwd").read`, []string{`read "/etc/passwd"`}},
+				{`File.open(".git/hooks/pre-commit", "w") { |f| f.puts "" }`, []string{`write ".git/hooks/pre-commit"`}},
+				{`IO.read(".env")`, []string{`read ".env"`}},
+				{`File.open("a", mode)`, []string{`write ? "a"`}},
+			}},
+		{apis: []string{"File.delete", "File.unlink", "FileUtils.rm", "FileUtils.rm_f", "FileUtils.remove", "FileUtils.remove_file", "FileUtils.safe_unlink", "FileUtils.rmdir", "Dir.rmdir", "Dir.delete", "Dir.unlink"},
+			fn: eachPath("remove", 0, false),
+			samples: []scriptSample{
+				{`File.delete(".env")`, []string{`remove ".env"`}},
+				{`require "fileutils"; FileUtils.rm(["a", "b"])`, []string{`remove "a"`, `remove "b"`}},
+				{`Dir.rmdir(File.join(Dir.home, ".ssh"))`, []string{`remove "~/.ssh"`}},
+			}},
+		{apis: []string{"FileUtils.rm_r", "FileUtils.rm_rf", "FileUtils.rmtree", "FileUtils.remove_dir", "FileUtils.remove_entry", "FileUtils.remove_entry_secure"},
+			fn: eachPath("remove", 0, true),
+			samples: []scriptSample{
+				{`require "fileutils"; FileUtils.rm_rf("/")`, []string{`remove -r "/"`}},
+				{`FileUtils::rm_r Dir.home`, []string{`remove -r "~"`}},
+				{`p = ENV["HOME"]; FileUtils.rm_rf(p, secure: true)`, []string{`remove -r "~"`}},
+				{`FileUtils.rm_rf(Dir.glob("*"))`, []string{`remove -r ? "…"`}},
+			}},
+		{apis: []string{"Pathname.delete", "Pathname.unlink", "Pathname.rmdir"},
+			fn: recvPath("remove", false),
+			samples: []scriptSample{
+				{`require "pathname"; Pathname.new(".env").delete`, []string{`remove ".env"`}},
+			}},
+		{apis: []string{"Pathname.rmtree"},
+			fn: recvPath("remove", true),
+			samples: []scriptSample{
+				{`Pathname("/srv").rmtree`, []string{`remove -r "/srv"`}},
+			}},
+		{apis: []string{"File.read", "File.readlines", "File.foreach", "File.binread"},
+			fn: pathAt("read", 0, ""),
+			samples: []scriptSample{
+				{`puts File.read(File.expand_path("~/.ssh/id_rsa"))`, []string{`read "~/.ssh/id_rsa"`}},
+				{`File.readlines(".env").each { |l| puts l }`, []string{`read ".env"`}},
+			}},
+		{apis: []string{"Pathname.read", "Pathname.readlines", "Pathname.binread", "Pathname.each_line"},
+			fn: recvPath("read", false),
+			samples: []scriptSample{
+				{`Pathname.new(Dir.home).join(".aws/credentials").read`, []string{`read "~/.aws/credentials"`}},
+			}},
+		{apis: []string{"File.write", "File.binwrite", "FileUtils.touch", "File.truncate"},
+			fn: rbWrite,
+			samples: []scriptSample{
+				{`File.write(".git/HEAD", "x")`, []string{`write ".git/HEAD"`}},
+				{`FileUtils.touch(%w[a b])`, []string{`write "a"`, `write "b"`}},
+			}},
+		{apis: []string{"Pathname.write", "Pathname.binwrite"},
+			fn: recvPath("write", false),
+			samples: []scriptSample{
+				{`Pathname.new("a").write("x")`, []string{`write "a"`}},
+			}},
+		{apis: []string{"File.symlink", "File.link", "FileUtils.ln", "FileUtils.ln_s", "FileUtils.ln_sf"},
+			fn: pathAt("write", 1, ""),
+			samples: []scriptSample{
+				{`File.symlink("/etc/passwd", "p")`, []string{`write "p"`}},
+			}},
+		{apis: []string{"FileUtils.cp", "FileUtils.copy", "FileUtils.cp_r", "FileUtils.copy_file", "FileUtils.copy_entry", "FileUtils.install", "IO.copy_stream"},
+			fn: copyFrom(0, 1),
+			samples: []scriptSample{
+				{`FileUtils.cp("~/.ssh/id_rsa", "/tmp/k")`, []string{`read "~/.ssh/id_rsa"`, `write "/tmp/k"`}},
+			}},
+		{apis: []string{"FileUtils.mv", "FileUtils.move", "File.rename"},
+			fn: renameFrom(0, 1),
+			samples: []scriptSample{
+				{`File.rename(".git", "g")`, []string{`rename ".git" "g"`}},
+			}},
+		{apis: []string{"File.chmod", "File.lchmod", "FileUtils.chmod", "FileUtils.chmod_R"},
+			fn: eachPath("chmod", 1, false),
+			samples: []scriptSample{
+				{`File.chmod(0777, "/etc/sudoers")`, []string{`chmod "/etc/sudoers"`}},
+			}},
+		{apis: []string{"File.chown", "File.lchown", "FileUtils.chown", "FileUtils.chown_R"},
+			fn: eachPath("chmod", 2, false),
+			samples: []scriptSample{
+				{`FileUtils.chown("root", nil, "x")`, []string{`chmod "x"`}},
+			}},
+		{apis: []string{"eval", "instance_eval", "class_eval", "module_eval", "binding.eval", "RubyVM::InstructionSequence.compile", "instance_exec"},
+			fn: rbEval,
+			samples: []scriptSample{
+				{`eval("system('id')")`, []string{`exec sh "id"`}},
+				{`eval(ARGV[0])`, []string{`exec ?`}},
+				{`Object.new.instance_eval(code)`, []string{`exec ?`}},
+			}},
+		{apis: []string{"send", "public_send", "__send__"},
+			fn: unknownExec,
+			samples: []scriptSample{
+				{`Kernel.send(:system, "reboot")`, []string{`exec sh "reboot"`}},
+				{`FileUtils.public_send("rm_rf", "/")`, []string{`remove -r "/"`}},
+				{`Kernel.send(m, "x")`, []string{`exec ?`}},
+				{`method(:system).call("id")`, []string{`exec sh "id"`}},
+			}},
+	}
 }
 
 // rbExtraSamples are the samples no single rule covers.
@@ -148,7 +149,7 @@ var rbExtraSamples = []scriptSample{
 	{`system "echo \t"`, []string{`exec sh "echo \t"`}},
 }
 
-var rbTable = scriptTable(rbRules)
+var rbTable = sync.OnceValue(func() *apiTable { return scriptTable(rbRules()) })
 
 // rbPathObj marks a Pathname value.
 const rbPathObj = "\x00pathname"
@@ -161,7 +162,7 @@ type rbReader struct {
 
 func readRuby(r *scriptRun, src string) error {
 	b := []byte(src)
-	root, hasErr, err := r.parse(ruby.GetLanguage(), b)
+	root, hasErr, err := r.parse("ruby", b)
 	if err != nil {
 		r.add(ScriptEffect{Kind: "exec", API: "ruby"})
 		return err
@@ -464,7 +465,7 @@ func (p *rbReader) send(n *tnode, api string, c *scall) {
 }
 
 func (p *rbReader) apply(api string, c *scall) {
-	fn, ok := rbTable.lookup(api)
+	fn, ok := rbTable().lookup(api)
 	if !ok {
 		return
 	}

@@ -13,12 +13,12 @@ var scriptLanguages = []struct {
 	extra []scriptSample
 	min   int
 }{
-	{"python", pyRules, pyExtraSamples, 25},
-	{"javascript", jsRules, jsExtraSamples, 25},
-	{"ruby", rbRules, rbExtraSamples, 15},
-	{"php", phpRules, phpExtraSamples, 15},
-	{"perl", plRules, plExtraSamples, 15},
-	{"awk", awkRules, awkExtraSamples, 15},
+	{"python", pyRules(), pyExtraSamples, 25},
+	{"javascript", jsRules(), jsExtraSamples, 25},
+	{"ruby", rbRules(), rbExtraSamples, 15},
+	{"php", phpRules(), phpExtraSamples, 15},
+	{"perl", plRules(), plExtraSamples, 15},
+	{"awk", awkRules(), awkExtraSamples, 15},
 }
 
 // TestScriptSamples runs every sample of every language: each rule must

@@ -3,6 +3,7 @@ package trailers
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Marker is an environment variable that a coding agent sets in the shells
@@ -42,8 +43,10 @@ type Agent struct {
 	Logins []string
 	// NameSuffixes mark an identity whose name ends so ("Jane (aider)").
 	NameSuffixes []string
-	// Footers match lines the agent appends to commit messages.
-	Footers []*regexp.Regexp
+	// Footers are the patterns (regexp syntax) of lines the agent appends
+	// to commit messages; they are compiled on first use, as only the
+	// commit-msg hook reads them.
+	Footers []string
 	// Programs are the names the agent's program runs under, matched
 	// against the executable, the short name and argv[0] of each parent
 	// process, and against the script an interpreter runs.
@@ -87,14 +90,12 @@ type ModelFile struct {
 var Known = []*Agent{
 	{
 		ID: "claude", Name: "Claude", Product: "Claude Code",
-		Aliases:   []string{"claude-code", "claudecode"},
-		Markers:   []Marker{{Var: "CLAUDECODE", Value: "1"}, {Var: "CLAUDE_CODE_ENTRYPOINT"}},
-		ModelVars: []string{"ANTHROPIC_MODEL"},
-		Emails:    []string{"noreply@anthropic.com"},
-		Logins:    []string{"claude[bot]"},
-		Footers: []*regexp.Regexp{
-			regexp.MustCompile(`^(🤖 )?Generated with \[?Claude Code\]?`),
-		},
+		Aliases:    []string{"claude-code", "claudecode"},
+		Markers:    []Marker{{Var: "CLAUDECODE", Value: "1"}, {Var: "CLAUDE_CODE_ENTRYPOINT"}},
+		ModelVars:  []string{"ANTHROPIC_MODEL"},
+		Emails:     []string{"noreply@anthropic.com"},
+		Logins:     []string{"claude[bot]"},
+		Footers:    []string{`^(🤖 )?Generated with \[?Claude Code\]?`},
 		Programs:   []string{"claude"},
 		Paths:      []string{"/@anthropic-ai/claude-code/", "/share/claude/versions/"},
 		ModelFlags: []string{"--model"},
@@ -110,7 +111,7 @@ var Known = []*Agent{
 		Markers: []Marker{{Var: "CURSOR_AGENT", Value: "1"}},
 		Emails:  []string{"cursoragent@cursor.com"},
 		Logins:  []string{"cursor[bot]"},
-		Footers: []*regexp.Regexp{regexp.MustCompile(`^Made with \[?Cursor\]?`)},
+		Footers: []string{`^Made with \[?Cursor\]?`},
 		// The editor itself is not matched: a person's own terminal in it
 		// has the same parents as its agent's.
 		Programs:   []string{"cursor-agent"},
@@ -126,7 +127,7 @@ var Known = []*Agent{
 		Markers:    []Marker{{Var: "GEMINI_CLI", Value: "1"}},
 		ModelVars:  []string{"GEMINI_MODEL"},
 		Logins:     []string{"gemini-code-assist[bot]", "google-gemini[bot]"},
-		Footers:    []*regexp.Regexp{regexp.MustCompile(`^(🤖 )?Generated (with|by) \[?Gemini( CLI)?\]?`)},
+		Footers:    []string{`^(🤖 )?Generated (with|by) \[?Gemini( CLI)?\]?`},
 		Programs:   []string{"gemini"},
 		Paths:      []string{"/@google/gemini-cli/"},
 		ModelFlags: []string{"--model", "-m"},
@@ -141,7 +142,7 @@ var Known = []*Agent{
 		Markers:      []Marker{{Var: "CODEX_SANDBOX"}, {Var: "CODEX_THREAD_ID"}},
 		Emails:       []string{"noreply@openai.com", "codex@openai.com"},
 		Logins:       []string{"chatgpt-codex-connector[bot]"},
-		Footers:      []*regexp.Regexp{regexp.MustCompile(`^(🤖 )?Generated (with|by) \[?Codex\]?`)},
+		Footers:      []string{`^(🤖 )?Generated (with|by) \[?Codex\]?`},
 		Programs:     []string{"codex"},
 		Paths:        []string{"/@openai/codex/"},
 		ModelFlags:   []string{"--model", "-m"},
@@ -157,7 +158,7 @@ var Known = []*Agent{
 		Markers:    []Marker{{Var: "OPENCODE", Value: "1"}},
 		Emails:     []string{"noreply@opencode.ai"},
 		Logins:     []string{"opencode-agent[bot]"},
-		Footers:    []*regexp.Regexp{regexp.MustCompile(`^(🤖 )?Generated with \[?opencode\]?`)},
+		Footers:    []string{`^(🤖 )?Generated with \[?opencode\]?`},
 		Programs:   []string{"opencode"},
 		Paths:      []string{"/opencode-ai/"},
 		ModelFlags: []string{"--model", "-m"},
@@ -172,7 +173,7 @@ var Known = []*Agent{
 		ID: "amp", Name: "Amp", Product: "Amp",
 		Markers: []Marker{{Var: "AMP_CURRENT_THREAD_ID"}, {Var: "AGENT", Value: "amp"}},
 		Emails:  []string{"amp@ampcode.com"},
-		Footers: []*regexp.Regexp{regexp.MustCompile(`^Amp-Thread(-ID)?: `)},
+		Footers: []string{`^Amp-Thread(-ID)?: `},
 		// Amp chooses its model itself, by mode.
 		Programs: []string{"amp"},
 		Paths:    []string{"/@sourcegraph/amp/"},
@@ -330,12 +331,23 @@ func splitIdent(ident string) (name, email string) {
 // MatchFooter returns the agent whose footer line this is, or nil.
 func MatchFooter(line string) *Agent {
 	line = strings.TrimSpace(line)
-	for _, a := range Known {
-		for _, re := range a.Footers {
+	for i, res := range footerPatterns() {
+		for _, re := range res {
 			if re.MatchString(line) {
-				return a
+				return Known[i]
 			}
 		}
 	}
 	return nil
 }
+
+// footerPatterns are the Footers of each of Known, compiled.
+var footerPatterns = sync.OnceValue(func() [][]*regexp.Regexp {
+	out := make([][]*regexp.Regexp, len(Known))
+	for i, a := range Known {
+		for _, f := range a.Footers {
+			out[i] = append(out[i], regexp.MustCompile(f))
+		}
+	}
+	return out
+})

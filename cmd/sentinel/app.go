@@ -1,45 +1,23 @@
+//go:build !sentinel_front
+
 package main
 
 import (
 	"fmt"
 	"io"
-	"os"
 
-	"github.com/gitsentinel/sentinel/trailers"
 	"github.com/urfave/cli/v2"
 )
 
-// version is set at build time with -ldflags "-X main.version=…".
-var version = "dev"
-
-// env is what every command may touch of the outside world.
-type env struct {
-	stdin  io.Reader
-	stdout io.Writer
-	stderr io.Writer
-	getenv func(string) string
-	dir    string
-	// procs walks the parent processes, where an agent is known by its
-	// program.
-	procs *trailers.Ancestry
-}
-
-// processes makes the walk up the process tree for a command run in dir;
-// the tests stop it at the test binary.
-var processes = trailers.SystemAncestry
-
-// agentEnv is what agent detection reads.
-func (e *env) agentEnv() trailers.Env {
-	return trailers.Env{Getenv: e.getenv, Processes: e.procs}
-}
-
 // run builds the application and runs it on args.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) error {
-	dir, err := os.Getwd()
+	if err := checkFront(getenv); err != nil {
+		return err
+	}
+	e, err := newEnv(args, stdin, stdout, stderr, getenv)
 	if err != nil {
 		return err
 	}
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv, dir: dir, procs: processes(dir)}
 	app := &cli.App{
 		Name:            "sentinel",
 		Usage:           "keep AI-assisted changes to a git repository honest",

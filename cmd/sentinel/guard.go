@@ -1,3 +1,5 @@
+//go:build !sentinel_front
+
 package main
 
 import (
@@ -15,11 +17,6 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// guardOptions are the flags of `sentinel guard`.
-type guardOptions struct {
-	agent string
-}
-
 func guardCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "guard",
@@ -33,58 +30,9 @@ func guardCommand(e *env) *cli.Command {
 			if _, ok := guard.Dialects[o.agent]; o.agent != "" && !ok {
 				return &usageError{fmt.Errorf("--agent %q: sentinel speaks %s", o.agent, strings.Join(guard.DialectNames(), ", "))}
 			}
-			return runGuard(c, e, o)
+			return runGuard(c.Context, e, o)
 		},
 	}
-}
-
-// runGuard answers one event in the agent's format. The answer is the
-// verdict: a crash would let the call through on most hosts.
-func runGuard(c *cli.Context, e *env, o guardOptions) error {
-	d, dialect, policy := guard.Run(c.Context, guard.Request{
-		Input:   func() ([]byte, error) { return io.ReadAll(io.LimitReader(e.stdin, guard.MaxInput+1)) },
-		Dialect: guard.Dialects[o.agent],
-		NewEnv:  func(cwd string) *guard.Env { return guard.NewEnv(cwd, e.getenv) },
-		Policy:  func() (*guard.Policy, error) { return loadGuardPolicy(e) },
-		Getenv:  e.getenv,
-	})
-	if d.Verdict != guard.Deny && policy != nil && policy.Checker != nil && d.Call != nil && d.Call.Kind != "" {
-		checked, why := policy.Checker.Review(c.Context, checkerInput(dialect, d))
-		if checked.Verdict == guard.Deny {
-			checked.Call = d.Call // the refusal is of this call, for the audit trail
-			d = checked
-			// The checker's words are for the person; Codex reads stderr
-			// as the agent's reason, so they stay out of it there.
-			if dialect.Name() != "codex" {
-				fmt.Fprintln(e.stderr, why)
-			}
-		}
-	}
-	a := dialect.Answer(d)
-	if _, err := e.stdout.Write(a.Stdout); err != nil {
-		return err
-	}
-	if a.Stderr != "" {
-		io.WriteString(e.stderr, a.Stderr)
-	}
-	auditGuard(e, dialect, policy, d)
-	if a.Exit != 0 {
-		return &hostExit{code: a.Exit}
-	}
-	return nil
-}
-
-func checkerInput(dialect guard.Dialect, d *guard.Decision) guard.CheckerInput {
-	in := guard.CheckerInput{Kind: "tool", Agent: dialect.Name(), Tool: d.Call.Tool, Paths: append(d.Call.Writes, d.Call.Reads...), Raw: d.Raw, Cwd: d.Call.Cwd}
-	for _, c := range d.Commands {
-		in.Commands = append(in.Commands, strings.Join(c.Argv, " "))
-	}
-	return in
-}
-
-func loadGuardPolicy(e *env) (*guard.Policy, error) {
-	root := guard.NewEnv(e.dir, e.getenv).Project
-	return guard.LoadPolicy(guard.UserConfigPath(e.getenv), root)
 }
 
 func guardExplainCommand(e *env) *cli.Command {
@@ -244,12 +192,9 @@ func lockSettings(ctx context.Context, e *env, root string, user bool) (func(), 
 // file, which other machines share, the command falls back to the sentinel
 // on PATH when that path is not there.
 func guardHookCommand(t *guard.Target, user bool) (string, string, error) {
-	bin, err := os.Executable()
+	bin, err := selfBinary()
 	if err != nil {
 		return "", "", fmt.Errorf("find the sentinel binary: %w", err)
-	}
-	if r, err := filepath.EvalSymlinks(bin); err == nil {
-		bin = r
 	}
 	flag := ""
 	if user {

@@ -1,3 +1,5 @@
+//go:build !sentinel_front
+
 package main
 
 import (
@@ -79,14 +81,4 @@ func parseSince(s string, now time.Time) (time.Time, error) {
 		return now.Add(-d), nil
 	}
 	return time.Time{}, fmt.Errorf("--since %q is neither a duration (30m, 24h, 7d) nor an RFC 3339 time; run `sentinel guard log --since 24h`", s)
-}
-
-// auditGuard writes the guard's final decision to the audit trail. It can
-// never change the verdict: a failure is one line on stderr, and the
-// answer stands.
-func auditGuard(e *env, dialect guard.Dialect, policy *guard.Policy, d *guard.Decision) {
-	err := guard.Audit(guard.LogPath(e.getenv), policy.LogMode(), dialect.Name(), d, e.dir, time.Now())
-	if err != nil {
-		fmt.Fprintf(e.stderr, "sentinel guard: the audit trail was not written: %s\n", strings.Join(strings.Fields(err.Error()), " "))
-	}
 }

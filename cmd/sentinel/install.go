@@ -1,9 +1,9 @@
+//go:build !sentinel_front
+
 package main
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/gitsentinel/sentinel/config"
 	"github.com/gitsentinel/sentinel/githooks"
@@ -56,12 +56,9 @@ func runInstall(c *cli.Context, e *env, o installOptions) error {
 // hookInstallOptions turns the flags into install options, with the path of
 // this very binary as the hooks' last resort.
 func hookInstallOptions(_ *cli.Context, e *env, o installOptions) (githooks.InstallOptions, error) {
-	bin, err := os.Executable()
+	bin, err := selfBinary()
 	if err != nil {
 		return githooks.InstallOptions{}, fmt.Errorf("find the sentinel binary: %w", err)
-	}
-	if resolved, err := filepath.EvalSymlinks(bin); err == nil {
-		bin = resolved
 	}
 	return githooks.InstallOptions{Dir: e.dir, Hooks: o.hooks, Force: o.force, Bin: bin}, nil
 }

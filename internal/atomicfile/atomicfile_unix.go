@@ -150,7 +150,7 @@ func ReadIn(root, rel string, limit int64) ([]byte, error) {
 	if limit > 0 {
 		r = io.LimitReader(f, limit+1)
 	}
-	data, err := io.ReadAll(r)
+	data, err := readSized(r, st.Size)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", rel, err)
 	}
@@ -319,4 +319,28 @@ func RemoveIn(root, rel string) error {
 		return fmt.Errorf("remove %s: %w", rel, err)
 	}
 	return nil
+}
+
+// readSized reads r to its end into a buffer the size the file had when it
+// was opened, plus one byte to see the end: a file read whole on every run
+// (the count cache) is then not copied as the buffer grows. A file that
+// grew meanwhile is still read whole.
+func readSized(r io.Reader, size int64) ([]byte, error) {
+	if size <= 0 || size > 1<<30 {
+		return io.ReadAll(r)
+	}
+	buf := make([]byte, 0, size+1)
+	for {
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+	}
 }

@@ -31,3 +31,15 @@ func Isolate(t testing.TB) {
 	t.Setenv("GIT_COMMITTER_NAME", "Rob Roe")
 	t.Setenv("GIT_COMMITTER_EMAIL", "rob@example.com")
 }
+
+// Repo isolates the test from the user's git configuration and returns a
+// fresh repository made by `git init`.
+func Repo(t testing.TB) string {
+	t.Helper()
+	Isolate(t)
+	dir := t.TempDir()
+	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	return dir
+}

@@ -1,9 +1,8 @@
-package githooks
+package msghook
 
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,15 +11,7 @@ import (
 	"github.com/gitsentinel/sentinel/trailers"
 )
 
-func repo(t testing.TB) string {
-	t.Helper()
-	gittest.Isolate(t)
-	dir := t.TempDir()
-	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
-		t.Fatalf("git init: %v\n%s", err, out)
-	}
-	return dir
-}
+var repo = gittest.Repo
 
 // env is an environment of the given variables and no parent processes,
 // so that an agent running the tests is not taken for one under test.
@@ -89,7 +80,8 @@ func TestCommitMsgErrors(t *testing.T) {
 	}
 }
 
-// BenchmarkCommitMsg is the hook's work in-process, git config included.
+// BenchmarkCommitMsg is the hook's work in-process, reading git's
+// configuration included (in-process too, unless it needs git config).
 func BenchmarkCommitMsg(b *testing.B) {
 	dir := repo(b)
 	file := filepath.Join(dir, "msg")

@@ -1,0 +1,41 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+)
+
+// sentinel is built as two binaries, installed side by side. The front,
+// named sentinel, links no C: it answers the calls that run on every
+// commit and every agent tool call (commit-msg, prepare-commit-msg, the
+// guard, --version) and starts nearly as fast as a Go "hello world". It
+// hands every other command line, whole, to sentinel-engine, which links
+// the tree-sitter grammars and runs every command. The engine built alone
+// (go install ./cmd/sentinel) is a whole sentinel too.
+
+// engineName is the engine binary's name, beside the front.
+const engineName = "sentinel-engine"
+
+// frontVersionEnv carries the front binary's version to the engine it
+// starts, which refuses to run for another build's front.
+const frontVersionEnv = "SENTINEL_FRONT_VERSION"
+
+// selfBinary returns the sentinel that hooks and agents' settings should
+// run, links resolved: this binary, or, for an engine with a front binary
+// named sentinel beside it, that front, which starts several times faster.
+func selfBinary() (string, error) {
+	bin, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	if r, err := filepath.EvalSymlinks(bin); err == nil {
+		bin = r
+	}
+	if filepath.Base(bin) == engineName {
+		front := filepath.Join(filepath.Dir(bin), "sentinel")
+		if fi, err := os.Stat(front); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
+			return front, nil
+		}
+	}
+	return bin, nil
+}

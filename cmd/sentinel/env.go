@@ -1,0 +1,44 @@
+package main
+
+import (
+	"io"
+	"os"
+
+	"github.com/gitsentinel/sentinel/trailers"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "dev"
+
+// env is what every command may touch of the outside world.
+type env struct {
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+	getenv func(string) string
+	dir    string
+	// args is the command line, which the front binary hands to the
+	// engine as it is.
+	args []string
+	// procs walks the parent processes, where an agent is known by its
+	// program.
+	procs *trailers.Ancestry
+}
+
+// processes makes the walk up the process tree for a command run in dir;
+// the tests stop it at the test binary.
+var processes = trailers.SystemAncestry
+
+// agentEnv is what agent detection reads.
+func (e *env) agentEnv() trailers.Env {
+	return trailers.Env{Getenv: e.getenv, Processes: e.procs}
+}
+
+// newEnv is the environment of one run on args, in the working directory.
+func newEnv(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) (*env, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	return &env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv, dir: dir, args: args, procs: processes(dir)}, nil
+}
