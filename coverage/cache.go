@@ -4,31 +4,51 @@ import (
 	"bytes"
 	"encoding/gob"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
 	"sync"
 
 	"github.com/gitsentinel/sentinel/internal/atomicfile"
 	"github.com/gitsentinel/sentinel/languages"
 )
 
+// CacheDirEnv names the environment variable that moves the count cache
+// out of the repository, so that clones and CI runs can share it. It wins
+// over [coverage] cache_dir.
+const CacheDirEnv = "SENTINEL_CACHE_DIR"
+
 // cache holds the counts of files by a key made of the blob id and what
 // else decides the result: the engine version, the language and the
-// extension. It lives in one file under <git common dir>/sentinel/, read
-// once and written back atomically only when something was added. Two
-// runs at once may each write their own additions; the later rename wins,
-// and what the other added is counted again next time. Deleting the file
-// loses nothing but time.
+// extension. It lives in one file, by default under <git common
+// dir>/sentinel/, read once and written back atomically only when
+// something was added. Nothing in it depends on the clone, so it may live
+// anywhere (SENTINEL_CACHE_DIR, [coverage] cache_dir). Two runs at once may
+// each write their own additions; the later rename wins, and what the
+// other added is counted again next time. Deleting the file loses nothing
+// but time.
 type cache struct {
-	commonDir string
-	mu        sync.Mutex
-	entries   map[string]*languages.Result
-	added     int
+	// root is the directory taken as it is; rel is the file below it,
+	// whose directories are created as needed and never followed if they
+	// are links. root is empty for no cache at all.
+	root, rel string
+	// own says that root is a directory of the user's choosing, created
+	// when missing.
+	own     bool
+	mu      sync.Mutex
+	entries map[string]*languages.Result
+	added   int
 }
 
-// cacheFile is the cache's path below the common directory; the engine
-// version is part of it, so an upgrade starts afresh instead of reusing
-// counts made by older rules.
+// cacheName is the cache file's name; the engine version is part of it, so
+// an upgrade starts afresh instead of reusing counts made by older rules.
+func cacheName() string {
+	return fmt.Sprintf("counts-v%d.gob", languages.Version)
+}
+
+// cacheFile is the cache's path below the common directory.
 func cacheFile() string {
-	return fmt.Sprintf("sentinel/counts-v%d.gob", languages.Version)
+	return "sentinel/" + cacheName()
 }
 
 // maxCacheSize bounds a read of the cache. A link, a FIFO, a directory or
@@ -36,9 +56,38 @@ func cacheFile() string {
 // memory runs out.
 const maxCacheSize = 256 << 20
 
+// cacheLocation says where the cache of a repository lives: the directory
+// SENTINEL_CACHE_DIR names (relative to the working directory), else the
+// configured one (already resolved against the repository's root), else
+// below the common git dir. own reports a directory of the user's.
+func cacheLocation(commonDir, configured string) (root, rel string, own bool) {
+	if d := os.Getenv(CacheDirEnv); d != "" {
+		if abs, err := filepath.Abs(d); err == nil {
+			d = abs
+		}
+		return d, cacheName(), true
+	}
+	if configured != "" {
+		return configured, cacheName(), true
+	}
+	if commonDir == "" {
+		return "", "", false
+	}
+	return commonDir, cacheFile(), false
+}
+
+// ResolveCacheDir turns [coverage] cache_dir into an absolute path: a
+// relative one is relative to the repository's root. Empty stays empty.
+func ResolveCacheDir(root, dir string) string {
+	if dir == "" || filepath.IsAbs(dir) {
+		return dir
+	}
+	return filepath.Join(root, filepath.FromSlash(dir))
+}
+
 // readCache decodes the cache file; anything odd is an empty cache.
-func readCache(commonDir string) map[string]*languages.Result {
-	data, err := atomicfile.ReadIn(commonDir, cacheFile(), maxCacheSize)
+func readCache(root, rel string) map[string]*languages.Result {
+	data, err := atomicfile.ReadIn(root, rel, maxCacheSize)
 	if err != nil {
 		return nil
 	}
@@ -49,15 +98,20 @@ func readCache(commonDir string) map[string]*languages.Result {
 	return m
 }
 
-// openCache reads the cache; a missing, unreadable or corrupt file is an
-// empty cache.
-func openCache(commonDir string) *cache {
+// openCache reads the cache of the repository whose common git dir is
+// commonDir (empty for plain files, which have no cache unless one is set
+// in the environment); configured is [coverage] cache_dir, resolved. A
+// missing, unreadable or corrupt file is an empty cache.
+func openCache(commonDir, configured string) *cache {
 	c := &cache{entries: map[string]*languages.Result{}}
 	if commonDir == "" {
 		return c
 	}
-	c.commonDir = commonDir
-	if m := readCache(commonDir); m != nil {
+	c.root, c.rel, c.own = cacheLocation(commonDir, configured)
+	if c.root == "" {
+		return c
+	}
+	if m := readCache(c.root, c.rel); m != nil {
 		c.entries = m
 	}
 	return c
@@ -65,6 +119,13 @@ func openCache(commonDir string) *cache {
 
 func cacheKey(lang, ext, blob string) string {
 	return lang + "\x00" + ext + "\x00" + blob
+}
+
+// tooLargeKey is the key that records a blob past MaxFileSize, whatever
+// its language: no language has an empty name, so it meets no count, and
+// the limit is part of it.
+func tooLargeKey(blob string) string {
+	return cacheKey("", "larger than "+strconv.Itoa(MaxFileSize), blob)
 }
 
 func (c *cache) get(key string) *languages.Result {
@@ -80,15 +141,32 @@ func (c *cache) put(key string, r *languages.Result) {
 	c.added++
 }
 
+// tooLarge reports whether the cache knows the blob to be past
+// MaxFileSize.
+func (c *cache) tooLarge(blob string) bool {
+	return blob != "" && c.get(tooLargeKey(blob)) != nil
+}
+
+// putTooLarge records a blob past MaxFileSize, so that no later run reads
+// or even sizes it again.
+func (c *cache) putTooLarge(blob string) {
+	if blob != "" {
+		c.put(tooLargeKey(blob), &languages.Result{})
+	}
+}
+
 // save writes the cache back when entries were added, merging what another
 // run wrote in the meantime. A cache that cannot be written (a read-only
 // repository, a file where its directory should be) costs only time, so
-// it is no error.
+// it is no error. Several runs may save at once: each writes a whole file
+// of its own and renames it into place, so the file is always one run's
+// complete cache, and at worst lacks what another run added at the same
+// moment.
 func (c *cache) save() error {
-	if c.commonDir == "" || c.added == 0 {
+	if c.root == "" || c.added == 0 {
 		return nil
 	}
-	for k, v := range readCache(c.commonDir) {
+	for k, v := range readCache(c.root, c.rel) {
 		if _, ok := c.entries[k]; !ok {
 			c.entries[k] = v
 		}
@@ -97,7 +175,12 @@ func (c *cache) save() error {
 	if err := gob.NewEncoder(&buf).Encode(c.entries); err != nil {
 		return fmt.Errorf("encode the count cache: %w", err)
 	}
-	atomicfile.WriteIn(c.commonDir, cacheFile(), buf.Bytes(), atomicfile.Options{Perm: 0o644, Transient: true, MkdirAll: true})
+	if c.own {
+		// The user's directory, which a CI cache restore may not have
+		// made yet.
+		os.MkdirAll(c.root, 0o755)
+	}
+	atomicfile.WriteIn(c.root, c.rel, buf.Bytes(), atomicfile.Options{Perm: 0o644, Transient: true, MkdirAll: true})
 	// A second count through the same cache writes only what it adds.
 	c.added = 0
 	return nil
