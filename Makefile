@@ -13,13 +13,21 @@ STATIC  := -linkmode external -extldflags -static
 # The fixtures module holds deliberately broken samples; gofmt leaves it alone.
 GOFILES  = $(shell find . -name '*.go' -not -path './fixtures/*')
 
+# cgo compiles the grammars on the first build (minutes, silently); say so
+# when one of them is not in Go's build cache yet, or when go list cannot tell.
+GRAMMARS_NOTE = @if [ -n "$$($(GO) list -trimpath -tags '$(TAGS)' -deps \
+	-f '{{if and .CgoFiles .Stale (not .Standard)}}x{{end}}' ./cmd/sentinel 2>/dev/null || echo x)" ]; then \
+	echo "compiling the tree-sitter grammars: a few minutes the first time"; fi
+
 .PHONY: build install test vet fmt fmt-check bench fuzz self chaos
 
 build:
+	$(GRAMMARS_NOTE)
 	$(GO) build -trimpath -tags '$(TAGS)' -ldflags '$(LDFLAGS) $(STATIC)' -o $(BIN) ./cmd/sentinel 2>/dev/null || \
 	$(GO) build -trimpath -tags '$(TAGS)' -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/sentinel
 
 install:
+	$(GRAMMARS_NOTE)
 	$(GO) install -trimpath -tags '$(TAGS)' -ldflags '$(LDFLAGS) $(STATIC)' ./cmd/sentinel 2>/dev/null || \
 	$(GO) install -trimpath -tags '$(TAGS)' -ldflags '$(LDFLAGS)' ./cmd/sentinel
 
