@@ -248,14 +248,25 @@ func matchExclude(p, pat string) bool {
 	anyDepth := strings.HasPrefix(pat, "**/")
 	pat = strings.TrimPrefix(pat, "**/")
 	if dir, ok := strings.CutSuffix(pat, "/**"); ok {
-		segs := strings.Split(p, "/")
-		for i := range segs[:len(segs)-1] {
-			if !anyDepth && i > 0 {
-				break
+		// Every path of the snapshot meets every pattern: walk the
+		// directories in place rather than split the path, and compare a
+		// pattern without wildcards as a string.
+		literal := !strings.ContainsAny(dir, `*?[\`)
+		rest := p
+		for first := true; anyDepth || first; first = false {
+			i := strings.IndexByte(rest, '/')
+			if i < 0 {
+				return false // the file's own name is no directory
 			}
-			if ok, _ := path.Match(dir, segs[i]); ok {
+			seg := rest[:i]
+			if literal {
+				if seg == dir {
+					return true
+				}
+			} else if ok, _ := path.Match(dir, seg); ok {
 				return true
 			}
+			rest = rest[i+1:]
 		}
 		return false
 	}

@@ -105,17 +105,38 @@ func IndexEntries(ctx context.Context, root string) ([]Entry, error) {
 // parseEntries splits NUL-terminated "<three fields>\t<path>" records, the
 // shape of both git ls-files -s -z and git ls-tree -z.
 func parseEntries(out []byte, what string, entry func(fields []string, path string) Entry) ([]Entry, error) {
-	var entries []Entry
-	for _, rec := range bytes.Split(out, []byte{0}) {
-		if len(rec) == 0 {
+	// A monorepo's index has a hundred thousand records: each becomes one
+	// string, which its fields and path share, in one pass.
+	entries := make([]Entry, 0, bytes.Count(out, []byte{0}))
+	var f [3]string
+	for len(out) > 0 {
+		var raw []byte
+		if i := bytes.IndexByte(out, 0); i >= 0 {
+			raw, out = out[:i], out[i+1:]
+		} else {
+			raw, out = out, nil
+		}
+		if len(raw) == 0 {
 			continue
 		}
-		meta, path, ok := bytes.Cut(rec, []byte{'\t'})
-		f := strings.Fields(string(meta))
-		if !ok || len(f) != 3 {
+		rec := string(raw)
+		meta, path, ok := strings.Cut(rec, "\t")
+		n := 0
+		for meta != "" && n <= len(f) {
+			var field string
+			field, meta, _ = strings.Cut(meta, " ")
+			if field == "" {
+				continue
+			}
+			if n < len(f) {
+				f[n] = field
+			}
+			n++
+		}
+		if !ok || n != len(f) {
 			return nil, fmt.Errorf("list %s: unexpected %q", what, rec)
 		}
-		entries = append(entries, entry(f, string(path)))
+		entries = append(entries, entry(f[:], path))
 	}
 	return entries, nil
 }
