@@ -38,6 +38,9 @@ type cache struct {
 	mu      sync.Mutex
 	entries map[string]*languages.Result
 	added   int
+	// read is the file as it was found before it was read; a save that
+	// finds the same file has nothing of another run's to merge.
+	read os.FileInfo
 }
 
 // cacheName is the cache file's name; the engine version is part of it, so
@@ -111,10 +114,32 @@ func openCache(commonDir, configured string) *cache {
 	if c.root == "" {
 		return c
 	}
+	c.read = c.stat()
 	if m := readCache(c.root, c.rel); m != nil {
 		c.entries = m
 	}
 	return c
+}
+
+// stat describes the cache file, nil when there is none. It only tells
+// one file from another; the reads go through atomicfile.
+func (c *cache) stat() os.FileInfo {
+	fi, err := os.Lstat(filepath.Join(c.root, filepath.FromSlash(c.rel)))
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil
+	}
+	return fi
+}
+
+// unchanged reports whether the cache file is still the one read: every
+// save renames a new file into place, so another run's save shows as
+// another file (or another size or time).
+func (c *cache) unchanged() bool {
+	now := c.stat()
+	if c.read == nil || now == nil {
+		return c.read == nil && now == nil
+	}
+	return os.SameFile(c.read, now) && c.read.Size() == now.Size() && c.read.ModTime().Equal(now.ModTime())
 }
 
 func cacheKey(lang, ext, blob string) string {
@@ -166,9 +191,12 @@ func (c *cache) save() error {
 	if c.root == "" || c.added == 0 {
 		return nil
 	}
-	for k, v := range readCache(c.root, c.rel) {
-		if _, ok := c.entries[k]; !ok {
-			c.entries[k] = v
+	if !c.unchanged() {
+		// Another run saved since this one read: keep what it added.
+		for k, v := range readCache(c.root, c.rel) {
+			if _, ok := c.entries[k]; !ok {
+				c.entries[k] = v
+			}
 		}
 	}
 	var buf bytes.Buffer
@@ -181,6 +209,7 @@ func (c *cache) save() error {
 		os.MkdirAll(c.root, 0o755)
 	}
 	atomicfile.WriteIn(c.root, c.rel, buf.Bytes(), atomicfile.Options{Perm: 0o644, Transient: true, MkdirAll: true})
+	c.read = c.stat()
 	// A second count through the same cache writes only what it adds.
 	c.added = 0
 	return nil

@@ -163,3 +163,39 @@ func revParse(t *testing.T, dir, rev string) string {
 	}
 	return string(out)
 }
+
+// TestCacheSaveMergesOnlyAnotherRunsFile: a save re-reads the file only
+// when another run replaced it since it was read, and then keeps what
+// that run added.
+func TestCacheSaveMergesOnlyAnotherRunsFile(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv(CacheDirEnv, dir)
+	a, b := openCache("unused", ""), openCache("unused", "")
+	if !a.unchanged() {
+		t.Fatal("no file at open and none now: unchanged")
+	}
+	a.put("a", &languages.Result{Language: "go"})
+	b.put("b", &languages.Result{Language: "go"})
+	if err := a.save(); err != nil {
+		t.Fatal(err)
+	}
+	if !a.unchanged() || b.unchanged() {
+		t.Fatalf("after a's save: a unchanged %v, b unchanged %v", a.unchanged(), b.unchanged())
+	}
+	if err := b.save(); err != nil {
+		t.Fatal(err)
+	}
+	m := readCache(dir, cacheName())
+	if m["a"] == nil || m["b"] == nil {
+		t.Errorf("after both saves the cache holds %v", m)
+	}
+	// a's file was replaced by b's: its next save merges again.
+	a.put("c", &languages.Result{Language: "go"})
+	if err := a.save(); err != nil {
+		t.Fatal(err)
+	}
+	m = readCache(dir, cacheName())
+	if m["a"] == nil || m["b"] == nil || m["c"] == nil {
+		t.Errorf("after a's second save the cache holds %v", m)
+	}
+}
