@@ -60,9 +60,10 @@ func cacheFile() string {
 const maxCacheSize = 256 << 20
 
 // cacheLocation says where the cache of a repository lives: the directory
-// SENTINEL_CACHE_DIR names (relative to the working directory), else the
-// configured one (already resolved against the repository's root), else
-// below the common git dir. own reports a directory of the user's.
+// SENTINEL_CACHE_DIR names (a relative one is relative to the working
+// directory), else the configured one (already resolved against the
+// repository's root), else below the common git dir. own reports a
+// directory of the user's.
 func cacheLocation(commonDir, configured string) (root, rel string, own bool) {
 	if d := os.Getenv(CacheDirEnv); d != "" {
 		if abs, err := filepath.Abs(d); err == nil {
@@ -102,9 +103,9 @@ func readCache(root, rel string) map[string]*languages.Result {
 }
 
 // openCache reads the cache of the repository whose common git dir is
-// commonDir (empty for plain files, which have no cache unless one is set
-// in the environment); configured is [coverage] cache_dir, resolved. A
-// missing, unreadable or corrupt file is an empty cache.
+// commonDir (empty for plain files, which have no cache, wherever one is
+// set); configured is [coverage] cache_dir, resolved. A missing,
+// unreadable or corrupt file is an empty cache.
 func openCache(commonDir, configured string) *cache {
 	c := &cache{entries: map[string]*languages.Result{}}
 	if commonDir == "" {
