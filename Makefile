@@ -14,6 +14,12 @@ STATIC  := -linkmode external -extldflags -static
 # The fixtures module holds deliberately broken samples; gofmt leaves it alone.
 GOFILES  = $(shell find . -name '*.go' -not -path './fixtures/*')
 
+# cgo compiles the grammars on the first build (minutes, silently); say so
+# when one of them is not in Go's build cache yet, or when go list cannot tell.
+GRAMMARS_NOTE = @if [ -n "$$($(GO) list -trimpath -tags '$(TAGS)' -deps \
+	-f '{{if and .CgoFiles .Stale (not .Standard)}}x{{end}}' ./cmd/sentinel 2>/dev/null || echo x)" ]; then \
+	echo "compiling the tree-sitter grammars: a few minutes the first time"; fi
+
 .PHONY: FORCE build install test vet fmt fmt-check bench fuzz self chaos
 
 # Two binaries, installed side by side: sentinel, the front, links no C and
@@ -26,6 +32,7 @@ $(BIN): FORCE
 	CGO_ENABLED=0 $(GO) build -trimpath -tags '$(TAGS) sentinel_front' -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/sentinel
 
 $(ENGINE): FORCE
+	$(GRAMMARS_NOTE)
 	$(GO) build -trimpath -tags '$(TAGS)' -ldflags '$(LDFLAGS) $(STATIC)' -o $(ENGINE) ./cmd/sentinel 2>/dev/null || \
 	$(GO) build -trimpath -tags '$(TAGS)' -ldflags '$(LDFLAGS)' -o $(ENGINE) ./cmd/sentinel
 

@@ -103,6 +103,10 @@ type Coverage struct {
 	// Scope splits the peaks of a monorepo by part, so that growth in one
 	// part cannot hide a loss in another.
 	Scope []Scope `toml:"scope"`
+	// CacheDir moves the cache of counts out of the git dir, so that
+	// clones and CI runs can share it; a relative path is relative to
+	// the work tree's root. SENTINEL_CACHE_DIR wins over it.
+	CacheDir string `toml:"cache_dir"`
 }
 
 // Scope is one [[coverage.scope]]: a name and the paths it covers.

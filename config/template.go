@@ -35,6 +35,12 @@ const Template = `# sentinel's project configuration. Every key is shown at its 
 # "**/dir/**" below a dir of that name anywhere.
 # exclude = []
 
+# The cache of counts, keyed by content, so valid in any clone: a shared
+# directory keeps CI runs and other clones warm. A relative path is
+# relative to the work tree's root; SENTINEL_CACHE_DIR wins over it. By
+# default the cache lives in the git dir.
+# cache_dir = ""
+
 # Peaks per part of a monorepo: rows become "scope/language", so growth in
 # one part cannot hide a loss in another. A file belongs to the first scope
 # whose paths match it; files in no scope keep plain language rows.

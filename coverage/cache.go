@@ -1,36 +1,56 @@
 package coverage
 
 import (
-	"bytes"
 	"fmt"
+	"os"
 	"path"
+	"path/filepath"
+	"strconv"
 	"sync"
 
 	"github.com/gitsentinel/sentinel/internal/atomicfile"
 	"github.com/gitsentinel/sentinel/languages"
 )
 
+// CacheDirEnv names the environment variable that moves the count cache
+// out of the repository, so that clones and CI runs can share it. It wins
+// over [coverage] cache_dir.
+const CacheDirEnv = "SENTINEL_CACHE_DIR"
+
 // cache holds the counts of files by a key made of the blob id and what
 // else decides the result: the engine version, the language and the
-// extension. It lives in one file under <git common dir>/sentinel/, read
-// once and written back atomically only when something was added. Two
-// runs at once may each write their own additions; the later rename wins,
-// and what the other added is counted again next time. Deleting the file
-// loses nothing but time.
+// extension. It lives in one file, by default under <git common
+// dir>/sentinel/, read once and written back atomically only when
+// something was added. Nothing in it depends on the clone, so it may live
+// anywhere (SENTINEL_CACHE_DIR, [coverage] cache_dir). Two runs at once may
+// each write their own additions; the later rename wins, and what the
+// other added is counted again next time. Deleting the file loses nothing
+// but time.
 type cache struct {
-	commonDir string
-	mu        sync.Mutex
-	entries   map[string]*languages.Result
-	added     int
-	// read is the file as this run read it.
-	read []byte
+	// root is the directory taken as it is; rel is the file below it,
+	// whose directories are created as needed and never followed if they
+	// are links. root is empty for no cache at all.
+	root, rel string
+	// own says that root is a directory of the user's choosing, created
+	// when missing.
+	own     bool
+	mu      sync.Mutex
+	entries map[string]*languages.Result
+	added   int
+	// read is the file as it was found before it was read; a save that
+	// finds the same file has nothing of another run's to merge.
+	read os.FileInfo
 }
 
-// cacheFile is the cache's path below the common directory; the engine
-// version is part of it, so an upgrade starts afresh instead of reusing
-// counts made by older rules.
+// cacheName is the cache file's name; the engine version is part of it, so
+// an upgrade starts afresh instead of reusing counts made by older rules.
+func cacheName() string {
+	return fmt.Sprintf("counts-v%d.bin", languages.Version)
+}
+
+// cacheFile is the cache's path below the common directory.
 func cacheFile() string {
-	return fmt.Sprintf("sentinel/counts-v%d.bin", languages.Version)
+	return "sentinel/" + cacheName()
 }
 
 // maxCacheSize bounds a read of the cache. A link, a FIFO, a directory or
@@ -38,37 +58,88 @@ func cacheFile() string {
 // memory runs out.
 const maxCacheSize = 256 << 20
 
-// readCache decodes the cache file; anything odd is an empty cache.
-func readCache(commonDir string) map[string]*languages.Result {
-	m, _ := readCacheBytes(commonDir)
-	return m
+// cacheLocation says where the cache of a repository lives: the directory
+// SENTINEL_CACHE_DIR names (a relative one is relative to the working
+// directory), else the configured one (already resolved against the
+// repository's root), else below the common git dir. own reports a
+// directory of the user's.
+func cacheLocation(commonDir, configured string) (root, rel string, own bool) {
+	if d := os.Getenv(CacheDirEnv); d != "" {
+		if abs, err := filepath.Abs(d); err == nil {
+			d = abs
+		}
+		return d, cacheName(), true
+	}
+	if configured != "" {
+		return configured, cacheName(), true
+	}
+	if commonDir == "" {
+		return "", "", false
+	}
+	return commonDir, cacheFile(), false
 }
 
-// readCacheBytes decodes the cache file, and returns the bytes it read.
-func readCacheBytes(commonDir string) (map[string]*languages.Result, []byte) {
-	data, err := atomicfile.ReadIn(commonDir, cacheFile(), maxCacheSize)
+// ResolveCacheDir turns [coverage] cache_dir into an absolute path: a
+// relative one is relative to the repository's root. Empty stays empty.
+func ResolveCacheDir(root, dir string) string {
+	if dir == "" || filepath.IsAbs(dir) {
+		return dir
+	}
+	return filepath.Join(root, filepath.FromSlash(dir))
+}
+
+// readCache decodes the cache file; anything odd is an empty cache.
+func readCache(root, rel string) map[string]*languages.Result {
+	data, err := atomicfile.ReadIn(root, rel, maxCacheSize)
 	if err != nil {
-		return nil, nil
+		return nil
 	}
 	m, err := decodeCache(data)
 	if err != nil {
-		return nil, nil
+		return nil
 	}
-	return m, data
+	return m
 }
 
-// openCache reads the cache; a missing, unreadable or corrupt file is an
-// empty cache.
-func openCache(commonDir string) *cache {
+// openCache reads the cache of the repository whose common git dir is
+// commonDir (empty for plain files, which have no cache, wherever one is
+// set); configured is [coverage] cache_dir, resolved. A missing,
+// unreadable or corrupt file is an empty cache.
+func openCache(commonDir, configured string) *cache {
 	c := &cache{entries: map[string]*languages.Result{}}
 	if commonDir == "" {
 		return c
 	}
-	c.commonDir = commonDir
-	if m, data := readCacheBytes(commonDir); m != nil {
-		c.entries, c.read = m, data
+	c.root, c.rel, c.own = cacheLocation(commonDir, configured)
+	if c.root == "" {
+		return c
+	}
+	c.read = c.stat()
+	if m := readCache(c.root, c.rel); m != nil {
+		c.entries = m
 	}
 	return c
+}
+
+// stat describes the cache file, nil when there is none. It only tells
+// one file from another; the reads go through atomicfile.
+func (c *cache) stat() os.FileInfo {
+	fi, err := os.Lstat(filepath.Join(c.root, filepath.FromSlash(c.rel)))
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil
+	}
+	return fi
+}
+
+// unchanged reports whether the cache file is still the one read: every
+// save renames a new file into place, so another run's save shows as
+// another file (or another size or time).
+func (c *cache) unchanged() bool {
+	now := c.stat()
+	if c.read == nil || now == nil {
+		return c.read == nil && now == nil
+	}
+	return os.SameFile(c.read, now) && c.read.Size() == now.Size() && c.read.ModTime().Equal(now.ModTime())
 }
 
 // countKey is the cache key of the count of the file at p. A gated path's
@@ -86,6 +157,13 @@ func cacheKey(lang, ext, blob string) string {
 	return lang + "\x00" + ext + "\x00" + blob
 }
 
+// tooLargeKey is the key that records a blob past MaxFileSize, whatever
+// its language: no language has an empty name, so it meets no count, and
+// the limit is part of it.
+func tooLargeKey(blob string) string {
+	return cacheKey("", "larger than "+strconv.Itoa(MaxFileSize), blob)
+}
+
 func (c *cache) get(key string) *languages.Result {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -99,28 +177,47 @@ func (c *cache) put(key string, r *languages.Result) {
 	c.added++
 }
 
+// tooLarge reports whether the cache knows the blob to be past
+// MaxFileSize.
+func (c *cache) tooLarge(blob string) bool {
+	return blob != "" && c.get(tooLargeKey(blob)) != nil
+}
+
+// putTooLarge records a blob past MaxFileSize, so that no later run reads
+// or even sizes it again.
+func (c *cache) putTooLarge(blob string) {
+	if blob != "" {
+		c.put(tooLargeKey(blob), &languages.Result{})
+	}
+}
+
 // save writes the cache back when entries were added, merging what another
 // run wrote in the meantime. A cache that cannot be written (a read-only
 // repository, a file where its directory should be) costs only time, so
-// it is no error.
+// it is no error. Several runs may save at once: each writes a whole file
+// of its own and renames it into place, so the file is always one run's
+// complete cache, and at worst lacks what another run added at the same
+// moment.
 func (c *cache) save() error {
-	if c.commonDir == "" || c.added == 0 {
+	if c.root == "" || c.added == 0 {
 		return nil
 	}
-	// What another run wrote meanwhile is kept; the file is decoded again
-	// only when it is not the one this run read.
-	if data, err := atomicfile.ReadIn(c.commonDir, cacheFile(), maxCacheSize); err == nil && !bytes.Equal(data, c.read) {
-		if m, err := decodeCache(data); err == nil {
-			for k, v := range m {
-				if _, ok := c.entries[k]; !ok {
-					c.entries[k] = v
-				}
+	if !c.unchanged() {
+		// Another run saved since this one read: keep what it added.
+		for k, v := range readCache(c.root, c.rel) {
+			if _, ok := c.entries[k]; !ok {
+				c.entries[k] = v
 			}
 		}
 	}
-	data := encodeCache(c.entries)
-	atomicfile.WriteIn(c.commonDir, cacheFile(), data, atomicfile.Options{Perm: 0o644, Transient: true, MkdirAll: true})
+	if c.own {
+		// The user's directory, which a CI cache restore may not have
+		// made yet.
+		os.MkdirAll(c.root, 0o755)
+	}
+	atomicfile.WriteIn(c.root, c.rel, encodeCache(c.entries), atomicfile.Options{Perm: 0o644, Transient: true, MkdirAll: true})
+	c.read = c.stat()
 	// A second count through the same cache writes only what it adds.
-	c.added, c.read = 0, data
+	c.added = 0
 	return nil
 }

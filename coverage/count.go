@@ -54,6 +54,10 @@ type Options struct {
 	Scopes []config.Scope
 	// ParseTimeout bounds the parse of one file; 0 means the default.
 	ParseTimeout time.Duration
+	// CacheDir is the directory of the count cache ([coverage] cache_dir,
+	// absolute); empty keeps it below the common git dir.
+	// SENTINEL_CACHE_DIR wins over both.
+	CacheDir string
 }
 
 // Progress is told the number of files to parse, then each one parsed.
@@ -261,9 +265,9 @@ func countSnapshot(ctx context.Context, s *snapshot, o Options) (*Counts, error)
 	switch {
 	case c != nil:
 	case s.info != nil:
-		c = openCache(s.info.CommonDir)
+		c = openCache(s.info.CommonDir, o.CacheDir)
 	default:
-		c = openCache("")
+		c = openCache("", "")
 	}
 	excludes := compileExcludes(append(append([]string(nil), DefaultExcludes...), o.Excludes...))
 	out := &Counts{Root: s.root, info: s.info, cache: c}
@@ -311,6 +315,11 @@ func countSnapshot(ctx context.Context, s *snapshot, o Options) (*Counts, error)
 			continue
 		case "160000":
 			out.Skipped = append(out.Skipped, skip(e.path, "submodule", "is now a submodule", false))
+			continue
+		}
+		if c.tooLarge(e.blob) {
+			out.Skipped = append(out.Skipped, tooLarge(e.path))
+			out.Cached++
 			continue
 		}
 		if e.blob != "" {
@@ -400,6 +409,9 @@ func parseAll(ctx context.Context, s *snapshot, c *cache, jobs []job, results []
 				if r != nil && j.e.blob != "" && !hit {
 					c.put(countKey(j.lang, j.e.path, j.e.blob), r)
 				}
+				if sk != nil && sk.Content && sk.Reason == tooLargeReason() {
+					c.putTooLarge(j.e.blob)
+				}
 				progress.step()
 			}
 		}()
@@ -427,6 +439,14 @@ func countOne(ctx context.Context, s *snapshot, c *cache, p *languages.Parser, j
 		sf := skip(j.e.path, reason, cause, content)
 		return &sf
 	}
+	if j.e.onDisk == "" && j.e.blob != "" && s.objects != nil {
+		// A blob's size is in its header: a file too large to count is
+		// never read.
+		if size, err := s.objects.BlobSize(ctx, j.e.blob); err == nil && size > MaxFileSize {
+			sf := tooLarge(j.e.path)
+			return nil, &sf, false, nil
+		}
+	}
 	src, err := s.read(ctx, j.e)
 	if err != nil {
 		var le *atomicfile.LinkError
@@ -434,8 +454,8 @@ func countOne(ctx context.Context, s *snapshot, c *cache, p *languages.Parser, j
 		case errors.Is(err, fs.ErrNotExist):
 			return nil, why("missing from the work tree", "is missing from the work tree", false), false, nil
 		case errors.Is(err, atomicfile.ErrTooLarge):
-			limit := fmt.Sprintf("larger than %d MiB", MaxFileSize>>20)
-			return nil, why(limit, "is now "+limit, true), false, nil
+			sf := tooLarge(j.e.path)
+			return nil, &sf, false, nil
 		case errors.As(err, &le):
 			return nil, why(le.What, "is now "+le.What, false), false, nil
 		}
@@ -449,8 +469,8 @@ func countOne(ctx context.Context, s *snapshot, c *cache, p *languages.Parser, j
 	}
 	switch {
 	case len(src) > MaxFileSize:
-		limit := fmt.Sprintf("larger than %d MiB", MaxFileSize>>20)
-		return nil, why(limit, "is now "+limit, true), false, nil
+		sf := tooLarge(j.e.path)
+		return nil, &sf, false, nil
 	case isBinary(src):
 		return nil, why("binary", "is now binary (a NUL byte in its first 8000 bytes)", true), false, nil
 	}
@@ -479,6 +499,17 @@ func countOne(ctx context.Context, s *snapshot, c *cache, p *languages.Parser, j
 		return nil, nil, false, err
 	}
 	return r, nil, false, nil
+}
+
+// tooLargeReason is the reason given for a file past MaxFileSize.
+func tooLargeReason() string {
+	return fmt.Sprintf("larger than %d MiB", MaxFileSize>>20)
+}
+
+// tooLarge skips a file past MaxFileSize.
+func tooLarge(path string) SkippedFile {
+	limit := tooLargeReason()
+	return skip(path, limit, "is now "+limit, true)
 }
 
 // progressState drives a Progress that appears only once the scan has
@@ -605,6 +636,9 @@ func CountTargets(ctx context.Context, dir string, targets []string, o Options) 
 		ro := o
 		ro.Dir, ro.Paths = repoRoot, inRepo
 		ro.Excludes = append(append([]string(nil), o.Excludes...), cfg.Coverage.Exclude...)
+		if ro.CacheDir == "" {
+			ro.CacheDir = ResolveCacheDir(repoRoot, cfg.Coverage.CacheDir)
+		}
 		c, err := Count(ctx, ro)
 		if err != nil {
 			return nil, err

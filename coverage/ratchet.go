@@ -194,7 +194,7 @@ func (l Loss) Text() string {
 // moved to another file, or that only changed line, is not missing; one in
 // a file this snapshot could not count is put down to that file.
 func (r *CheckResult) findMissing(ctx context.Context, o Options) error {
-	ref := Options{Dir: o.Dir, Mode: Rev, Rev: "HEAD", Excludes: o.Excludes, Paths: o.Paths, Scopes: o.Scopes}
+	ref := Options{Dir: o.Dir, Mode: Rev, Rev: "HEAD", Excludes: o.Excludes, Paths: o.Paths, Scopes: o.Scopes, CacheDir: o.CacheDir}
 	if o.Mode == Rev {
 		ref.Rev = o.Rev + "^"
 	}
@@ -374,6 +374,8 @@ type AcceptOptions struct {
 	Excludes []string
 	// Scopes are the configured scopes.
 	Scopes []config.Scope
+	// CacheDir is the configured cache directory, as in Options.
+	CacheDir string
 }
 
 // AcceptResult is what Accept did: it recorded a new acceptance, or it
@@ -398,11 +400,11 @@ func Accept(ctx context.Context, o AcceptOptions) (*AcceptResult, error) {
 	if strings.TrimSpace(o.Reason) == "" {
 		return nil, errors.New("--reason is required: say why the tests went")
 	}
-	wt, err := Count(ctx, Options{Dir: o.Dir, Mode: WorkTree, Excludes: o.Excludes, Scopes: o.Scopes})
+	wt, err := Count(ctx, Options{Dir: o.Dir, Mode: WorkTree, Excludes: o.Excludes, Scopes: o.Scopes, CacheDir: o.CacheDir})
 	if err != nil {
 		return nil, err
 	}
-	idx, err := Count(ctx, Options{Dir: o.Dir, Mode: Index, Excludes: o.Excludes, Scopes: o.Scopes})
+	idx, err := Count(ctx, Options{Dir: o.Dir, Mode: Index, Excludes: o.Excludes, Scopes: o.Scopes, CacheDir: o.CacheDir})
 	if err != nil {
 		return nil, err
 	}
@@ -437,7 +439,7 @@ func Accept(ctx context.Context, o AcceptOptions) (*AcceptResult, error) {
 		mode Mode
 		c    *Counts
 	}{{Index, idx}, {WorkTree, wt}} {
-		ls, _, err := losses(ctx, Options{Dir: o.Dir, Mode: side.mode, Excludes: o.Excludes, Scopes: o.Scopes}, side.c, nil)
+		ls, _, err := losses(ctx, Options{Dir: o.Dir, Mode: side.mode, Excludes: o.Excludes, Scopes: o.Scopes, CacheDir: o.CacheDir}, side.c, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -551,5 +553,6 @@ func ProjectOptions(ctx context.Context, dir string, mode Mode, rev string) (Opt
 	if err != nil {
 		return Options{}, nil, err
 	}
-	return Options{Dir: root, Mode: mode, Rev: rev, Excludes: cfg.Coverage.Exclude, Scopes: cfg.Coverage.Scope}, cfg, nil
+	return Options{Dir: root, Mode: mode, Rev: rev, Excludes: cfg.Coverage.Exclude, Scopes: cfg.Coverage.Scope,
+		CacheDir: ResolveCacheDir(root, cfg.Coverage.CacheDir)}, cfg, nil
 }

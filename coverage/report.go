@@ -18,7 +18,11 @@ func (c *Counts) WriteJSON(w io.Writer) error {
 		Total       *Figures            `json:"total"`
 		ParseErrors []string            `json:"parse_errors"`
 		Skipped     []SkippedFile       `json:"skipped"`
-	}{c.Languages(), c.Total(), c.ParseErrors(), c.Skipped}
+		// Parsed and Cached say how the files were answered: parsed
+		// now, or read from the cache.
+		Parsed int `json:"parsed"`
+		Cached int `json:"cached"`
+	}{c.Languages(), c.Total(), c.ParseErrors(), c.Skipped, c.Parsed, c.Cached}
 	if out.ParseErrors == nil {
 		out.ParseErrors = []string{}
 	}

@@ -43,6 +43,13 @@ func (s *store) readBlob(id string) (b []byte, found bool, err error) {
 	return b, true, nil
 }
 
+// blobSize returns an object's size from its header, without its
+// content; found is false when go-git cannot tell.
+func (s *store) blobSize(id string) (size int64, found bool) {
+	size, err := s.st.EncodedObjectSize(plumbing.NewHash(id))
+	return size, err == nil
+}
+
 // rangeStore lists the commits of hashes[0] minus hashes[1:] in-process.
 func rangeStore(commonDir string, hashes []string) ([]Commit, error) {
 	st := filesystem.NewStorageWithOptions(osfs.New(commonDir), cache.NewObjectLRUDefault(), filesystem.Options{})

@@ -16,4 +16,6 @@ func openStore(string) *store { return nil }
 
 func (s *store) readBlob(string) ([]byte, bool, error) { return nil, false, nil }
 
+func (s *store) blobSize(string) (int64, bool) { return 0, false }
+
 func rangeStore(string, []string) ([]Commit, error) { return nil, errNoStore }

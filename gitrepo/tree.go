@@ -190,6 +190,9 @@ type Objects struct {
 
 	batch   *batchReader
 	batchMu sync.Mutex
+
+	check   *batchReader
+	checkMu sync.Mutex
 }
 
 // OpenObjects opens the object store of a repository.
@@ -203,12 +206,21 @@ func OpenObjects(info *Info) *Objects {
 
 // Close stops the git process, if one was started.
 func (o *Objects) Close() error {
+	o.checkMu.Lock()
+	var err error
+	if o.check != nil {
+		err = o.check.close()
+		o.check = nil
+	}
+	o.checkMu.Unlock()
 	o.batchMu.Lock()
 	defer o.batchMu.Unlock()
 	if o.batch != nil {
-		return o.batch.close()
+		if e := o.batch.close(); e != nil {
+			err = e
+		}
 	}
-	return nil
+	return err
 }
 
 // ReadBlob returns a blob's content.
@@ -243,7 +255,11 @@ type batchReader struct {
 }
 
 func startBatch(ctx context.Context, g *Git) (*batchReader, error) {
-	cmd := g.command(ctx, ArgvCatFileBatch)
+	return startBatchArgv(ctx, g, ArgvCatFileBatch)
+}
+
+func startBatchArgv(ctx context.Context, g *Git, argv []string) (*batchReader, error) {
+	cmd := g.command(ctx, argv)
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err

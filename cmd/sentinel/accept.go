@@ -58,6 +58,7 @@ func runAccept(c *cli.Context, e *env, o acceptOptions) error {
 	}
 	res, err := coverage.Accept(c.Context, coverage.AcceptOptions{
 		Dir: opts.Dir, Reason: o.reason, Languages: o.languages, By: by, Now: time.Now(), Excludes: opts.Excludes, Scopes: opts.Scopes,
+		CacheDir: opts.CacheDir,
 	})
 	if errors.Is(err, coverage.ErrNothingToAccept) {
 		fmt.Fprintf(e.stderr, "sentinel: %v; `sentinel status` shows the margins\n", err)

@@ -1,0 +1,201 @@
+package coverage
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/gitsentinel/sentinel/languages"
+)
+
+// bigTest writes a Go test file just past MaxFileSize.
+func bigTest(t *testing.T, dir, name string) {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("package a\n\nimport \"testing\"\n\n")
+	for i := 0; b.Len() <= MaxFileSize; i++ {
+		fmt.Fprintf(&b, "func TestBig%d(t *testing.T) { if %d != %d { t.Fatal(\"no\") } }\n", i, i, i)
+	}
+	write(t, dir, name, b.String())
+}
+
+// TestTooLargeIsCachedBySize: a blob past the limit is skipped from its
+// size, and the skip is cached like a count, so a warm run neither reads
+// nor sizes it.
+func TestTooLargeIsCachedBySize(t *testing.T) {
+	dir := newRepo(t)
+	count(t, Options{Dir: dir, Mode: Index}) // warm for the rest
+	bigTest(t, dir, "big_test.go")
+	run(t, dir, nil, "add", "big_test.go")
+	for _, mode := range []Mode{Index, WorkTree, Rev} {
+		o := Options{Dir: dir, Mode: mode, Rev: "HEAD"}
+		if mode == Rev {
+			run(t, dir, nil, "commit", "-q", "-m", "big")
+		}
+		c := count(t, o)
+		found := false
+		for _, s := range c.Skipped {
+			if s.Path == "big_test.go" && s.Reason == "larger than 8 MiB" && s.Content {
+				found = true
+			}
+		}
+		if !found {
+			t.Fatalf("mode %d: big_test.go not skipped as too large: %+v", mode, c.Skipped)
+		}
+		if mode == Index && c.Parsed != 1 {
+			t.Errorf("first count parsed %d, want 1 (the big file, sized)", c.Parsed)
+		}
+		if mode != Index && c.Parsed != 0 {
+			t.Errorf("mode %d: warm count parsed %d", mode, c.Parsed)
+		}
+	}
+	blob := strings.TrimSpace(revParse(t, dir, "HEAD:big_test.go"))
+	if !openCache(filepath.Join(dir, ".git"), "").tooLarge(blob) {
+		t.Errorf("the cache does not know %s is too large", blob)
+	}
+}
+
+// TestCacheDirSharedByClones: a cache made through one clone answers
+// every file of another, wherever the environment or the configuration
+// puts it, and the git dirs hold no cache.
+func TestCacheDirSharedByClones(t *testing.T) {
+	a := newRepo(t)
+	b := filepath.Join(t.TempDir(), "b")
+	run(t, a, nil, "clone", "-q", a, b)
+	shared := filepath.Join(t.TempDir(), "shared", "cache")
+	t.Setenv(CacheDirEnv, shared)
+
+	first := count(t, Options{Dir: a, Mode: Rev, Rev: "HEAD"})
+	if first.Parsed == 0 {
+		t.Fatalf("cold count parsed nothing")
+	}
+	second := count(t, Options{Dir: b, Mode: WorkTree})
+	if second.Parsed != 0 || second.Cached != first.Parsed || *second.Total() != *first.Total() {
+		t.Errorf("the other clone: parsed %d cached %d, %+v; want parsed 0 cached %d, %+v",
+			second.Parsed, second.Cached, second.Total(), first.Parsed, first.Total())
+	}
+	for _, d := range []string{a, b} {
+		if _, err := os.Stat(filepath.Join(d, ".git", "sentinel")); err == nil {
+			t.Errorf("%s/.git/sentinel exists: the cache went to the git dir", d)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(shared, cacheName())); err != nil {
+		t.Errorf("no cache in the shared directory: %v", err)
+	}
+
+	// The configuration's relative path is the root's; the environment
+	// wins over it.
+	write(t, b, ".sentinel/config.toml", "[coverage]\ncache_dir = \"../c\"\n")
+	o, _, err := ProjectOptions(context.Background(), b, WorkTree, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(filepath.Dir(b), "c"); o.CacheDir != want {
+		t.Fatalf("cache dir %q, want %q", o.CacheDir, want)
+	}
+	if c := count(t, o); c.Parsed != 0 {
+		t.Errorf("with both set, the environment lost: parsed %d", c.Parsed)
+	}
+	t.Setenv(CacheDirEnv, "")
+	if c := count(t, o); c.Parsed == 0 {
+		t.Errorf("the configured directory is empty, yet nothing was parsed")
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(b), "c", cacheName())); err != nil {
+		t.Errorf("no cache in the configured directory: %v", err)
+	}
+	if c := count(t, o); c.Parsed != 0 {
+		t.Errorf("warm through the configured directory: parsed %d", c.Parsed)
+	}
+}
+
+// TestCacheConcurrentSaves: many writers saving into one directory at once
+// never leave a file that does not decode, never fail, and the file holds
+// at least the last writer's entries.
+func TestCacheConcurrentSaves(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv(CacheDirEnv, dir)
+	const writers, rounds = 8, 20
+	var wg sync.WaitGroup
+	errs := make(chan error, writers*rounds)
+	for w := 0; w < writers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for r := 0; r < rounds; r++ {
+				c := openCache("unused", "")
+				for i := 0; i < 50; i++ {
+					c.put(cacheKey("go", ".go", fmt.Sprintf("%d-%d-%d", w, r, i)), &languages.Result{Language: "go", Assertions: i})
+				}
+				if err := c.save(); err != nil {
+					errs <- err
+				}
+				if m := readCache(dir, cacheName()); m == nil {
+					errs <- fmt.Errorf("writer %d round %d: the cache does not decode", w, r)
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	m := readCache(dir, cacheName())
+	if len(m) < 50 {
+		t.Fatalf("the cache holds %d entries", len(m))
+	}
+	left, _ := filepath.Glob(filepath.Join(dir, ".*"))
+	if len(left) > 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}
+
+func revParse(t *testing.T, dir, rev string) string {
+	t.Helper()
+	out, err := exec.Command("git", "-C", dir, "rev-parse", rev).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
+}
+
+// TestCacheSaveMergesOnlyAnotherRunsFile: a save re-reads the file only
+// when another run replaced it since it was read, and then keeps what
+// that run added.
+func TestCacheSaveMergesOnlyAnotherRunsFile(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv(CacheDirEnv, dir)
+	a, b := openCache("unused", ""), openCache("unused", "")
+	if !a.unchanged() {
+		t.Fatal("no file at open and none now: unchanged")
+	}
+	a.put("a", &languages.Result{Language: "go"})
+	b.put("b", &languages.Result{Language: "go"})
+	if err := a.save(); err != nil {
+		t.Fatal(err)
+	}
+	if !a.unchanged() || b.unchanged() {
+		t.Fatalf("after a's save: a unchanged %v, b unchanged %v", a.unchanged(), b.unchanged())
+	}
+	if err := b.save(); err != nil {
+		t.Fatal(err)
+	}
+	m := readCache(dir, cacheName())
+	if m["a"] == nil || m["b"] == nil {
+		t.Errorf("after both saves the cache holds %v", m)
+	}
+	// a's file was replaced by b's: its next save merges again.
+	a.put("c", &languages.Result{Language: "go"})
+	if err := a.save(); err != nil {
+		t.Fatal(err)
+	}
+	m = readCache(dir, cacheName())
+	if m["a"] == nil || m["b"] == nil || m["c"] == nil {
+		t.Errorf("after a's second save the cache holds %v", m)
+	}
+}
