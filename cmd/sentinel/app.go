@@ -5,6 +5,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"runtime/debug"
 
 	"github.com/urfave/cli/v2"
 )
@@ -14,6 +15,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 	if err := checkFront(getenv); err != nil {
 		return err
 	}
+	tuneGC(getenv)
 	e, err := newEnv(args, stdin, stdout, stderr, getenv)
 	if err != nil {
 		return err
@@ -72,4 +74,15 @@ func checkFormat(c *cli.Context, choices ...string) (string, error) {
 		}
 	}
 	return "", &usageError{fmt.Errorf("--format %q: want one of %v", f, choices)}
+}
+
+// tuneGC lets the heap grow to five times what is live before collecting,
+// within a limit: a hook's run is short, and at Go's default a warm count
+// of 1,700 cached files spent an eighth of its time collecting garbage it
+// would have dropped at exit anyway. GOGC or GOMEMLIMIT, when set, win.
+func tuneGC(getenv func(string) string) {
+	if getenv("GOGC") == "" && getenv("GOMEMLIMIT") == "" {
+		debug.SetGCPercent(400)
+		debug.SetMemoryLimit(1 << 30)
+	}
 }
