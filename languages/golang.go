@@ -244,6 +244,9 @@ type goAnalysis struct {
 	logic     []*sitter.Node
 	tests     []goTest
 	dead      deadSpans
+	// conds holds the value of each if's condition, by the if's start:
+	// markDead, ends and switchedOff each ask for it, often more than once.
+	conds map[uint32]constant
 }
 
 type goAssert struct {
@@ -261,7 +264,7 @@ type goTest struct {
 }
 
 func analyzeGo(f *File) {
-	g := &goAnalysis{f: f, skips: map[uint32]bool{}, gocheck: goImportsGocheck(f.Src)}
+	g := &goAnalysis{f: f, skips: map[uint32]bool{}, conds: map[uint32]constant{}, gocheck: goImportsGocheck(f.Src)}
 	// Predicates are checked here rather than in the query: smacker
 	// compiles a #match? regexp on every match.
 	f.Each("main", f.Root, func(c map[string]*sitter.Node) {
@@ -347,7 +350,7 @@ func analyzeGo(f *File) {
 // a return, a skip, or an if that returns or skips whichever way it goes.
 func (g *goAnalysis) markDead() {
 	for _, n := range g.ifs {
-		cond := goConst(g.f, n.ChildByFieldName("condition"))
+		cond := g.condition(n)
 		switch {
 		case cond.isFalse():
 			g.dead.add(n.ChildByFieldName("consequence"))
@@ -386,13 +389,13 @@ func (g *goAnalysis) ends(st *sitter.Node) endKind {
 	case "return_statement":
 		return endsReturn
 	case "expression_statement":
-		if st.NamedChildCount() == 1 && g.skips[st.NamedChild(0).StartByte()] && st.NamedChild(0).Type() == "call_expression" {
+		if len(g.skips) > 0 && st.NamedChildCount() == 1 && g.skips[st.NamedChild(0).StartByte()] && st.NamedChild(0).Type() == "call_expression" {
 			return endsSkip
 		}
 	case "block":
-		return firstEnd(statements(st), g.ends)
+		return firstEndOf(st, g.ends)
 	case "if_statement":
-		cond := goConst(g.f, st.ChildByFieldName("condition"))
+		cond := g.condition(st)
 		cons, alt := st.ChildByFieldName("consequence"), st.ChildByFieldName("alternative")
 		switch {
 		case cond.isTrue():
@@ -405,6 +408,17 @@ func (g *goAnalysis) ends(st *sitter.Node) endKind {
 		return bothEnd(g.ends(cons), g.ends(alt))
 	}
 	return endsNot
+}
+
+// condition is the value of an if statement's condition.
+func (g *goAnalysis) condition(ifStmt *sitter.Node) constant {
+	at := ifStmt.StartByte()
+	if c, ok := g.conds[at]; ok {
+		return c
+	}
+	c := goConst(g.f, ifStmt.ChildByFieldName("condition"))
+	g.conds[at] = c
+	return c
 }
 
 // switchedOff reports a test that does not run as written: one that skips

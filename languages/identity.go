@@ -3,6 +3,7 @@ package languages
 import (
 	"bytes"
 	"hash/fnv"
+	"slices"
 	"strconv"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -110,10 +111,22 @@ func (f *File) helperAt(at uint32) string {
 	if int(at) > len(f.Src) {
 		return ""
 	}
-	before := f.Src[:at]
-	row := bytes.Count(before, []byte{'\n'})
-	col := int(at) - (bytes.LastIndexByte(before, '\n') + 1)
-	p := sitter.Point{Row: uint32(row), Column: uint32(col)}
+	// The newlines are found once per file: counting them before each
+	// assertion made a file of many helper assertions quadratic.
+	if f.newlines == nil {
+		f.newlines = []uint32{}
+		for i, b := range f.Src {
+			if b == '\n' {
+				f.newlines = append(f.newlines, uint32(i))
+			}
+		}
+	}
+	row, _ := slices.BinarySearch(f.newlines, at) // newlines before at
+	col := at
+	if row > 0 {
+		col = at - f.newlines[row-1] - 1
+	}
+	p := sitter.Point{Row: uint32(row), Column: col}
 	n := f.Root.NamedDescendantForPointRange(p, p)
 	for ; n != nil; n = n.Parent() {
 		if helperTypes[n.Type()] {

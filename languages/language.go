@@ -235,6 +235,9 @@ type compiledQueries struct {
 	queries map[string]*sitter.Query
 	// predicates says which queries have predicates to filter on.
 	predicates map[string]bool
+	// captures holds each query's capture names by id, read once here
+	// rather than through a cgo call for every capture of every match.
+	captures map[string][]string
 }
 
 // compile builds the language's queries for the grammar of an extension.
@@ -243,7 +246,7 @@ func (l *Language) compile(ext string) (*compiledQueries, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s: no grammar for %q", l.Name, ext)
 	}
-	cq := &compiledQueries{lang: grammar(), queries: map[string]*sitter.Query{}, predicates: map[string]bool{}}
+	cq := &compiledQueries{lang: grammar(), queries: map[string]*sitter.Query{}, predicates: map[string]bool{}, captures: map[string][]string{}}
 	for name, src := range l.Queries {
 		q, err := sitter.NewQuery([]byte(src), cq.lang)
 		if err != nil {
@@ -251,6 +254,11 @@ func (l *Language) compile(ext string) (*compiledQueries, error) {
 			return nil, fmt.Errorf("%s query %s: %w", l.Name, name, err)
 		}
 		cq.queries[name] = q
+		names := make([]string, q.CaptureCount())
+		for i := range names {
+			names[i] = q.CaptureNameForId(uint32(i))
+		}
+		cq.captures[name] = names
 		for i := uint32(0); i < q.PatternCount(); i++ {
 			if len(q.PredicatesForPattern(i)) > 0 {
 				cq.predicates[name] = true
@@ -385,6 +393,8 @@ type File struct {
 	// evaluators; constDepth bounds a chain of them.
 	consts     map[string]*sitter.Node
 	constDepth int
+	// newlines are the offsets of the file's newlines, for helperAt.
+	newlines []uint32
 }
 
 // Each runs the named query over node and calls fn with the captures of
@@ -392,6 +402,7 @@ type File struct {
 func (f *File) Each(query string, node *sitter.Node, fn func(caps map[string]*sitter.Node)) {
 	q := f.q.queries[query]
 	filter := f.q.predicates[query]
+	names := f.q.captures[query]
 	if q == nil {
 		panic(fmt.Sprintf("languages: no query %q", query))
 	}
@@ -412,7 +423,7 @@ func (f *File) Each(query string, node *sitter.Node, fn func(caps map[string]*si
 		caps := make(map[string]*sitter.Node, len(m.Captures))
 		f.at = ^uint32(0)
 		for _, c := range m.Captures {
-			caps[q.CaptureNameForId(c.Index)] = c.Node
+			caps[names[c.Index]] = c.Node
 			f.at = min(f.at, c.Node.StartByte())
 		}
 		fn(caps)
