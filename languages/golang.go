@@ -17,12 +17,14 @@ var Go = &Language{
 	TestFiles: []string{"*_test.go"},
 	Markers:   []string{"Test", "Fuzz", "Benchmark", "assert.", "require.", "Expect(", "Ω("},
 	// One query with every pattern: tree-sitter then walks the tree once.
+	// A call's arguments are not captured but read when needed: most
+	// calls are neither assertions nor skips, and every capture costs.
 	Queries: map[string]string{"main": `
 		[(function_declaration) (method_declaration)] @func
 		(call_expression
 			function: (selector_expression operand: (identifier) @recv field: (field_identifier) @method)
-			arguments: (argument_list) @args) @selcall
-		(call_expression function: (identifier) @fn arguments: (argument_list) @args) @barecall
+			arguments: (argument_list)) @selcall
+		(call_expression function: (identifier) @fn arguments: (argument_list)) @barecall
 		(call_expression
 			function: (selector_expression field: (field_identifier) @f)
 			arguments: (argument_list (_) (func_literal parameters: (parameter_list) @params))) @runcall
@@ -271,6 +273,7 @@ func analyzeGo(f *File) {
 		switch {
 		case c["func"] != nil:
 			fn := c["func"]
+			f.functions = append(f.functions, namedSpan{fn.StartByte(), fn.EndByte(), f.Text(fn.ChildByFieldName("name"))})
 			goFunc(f, fn, g)
 			g.scopes = append(g.scopes, goScope{fn.StartByte(), fn.EndByte(), goTestingParams(f, fn.ChildByFieldName("parameters"), g.gocheck)})
 		case c["funclit"] != nil:
@@ -282,20 +285,20 @@ func analyzeGo(f *File) {
 			switch {
 			case recv == "assert" || recv == "require":
 				if method != "New" {
-					g.asserts = append(g.asserts, goAssert{at, goVacuousTestify(f, method, c["args"])})
+					g.asserts = append(g.asserts, goAssert{at, goVacuousTestify(f, method, c["selcall"].ChildByFieldName("arguments"))})
 				}
 			case method == "Expect" || method == "Ω":
-				g.asserts = append(g.asserts, goAssert{at, goVacuousGomega(f, c["selcall"], c["args"])})
+				g.asserts = append(g.asserts, goAssert{at, goVacuousGomega(f, c["selcall"], c["selcall"].ChildByFieldName("arguments"))})
 			case goFailMethod(method):
 				g.fails = append(g.fails, goFailCall{recv, at})
 			case g.gocheck && (method == "Assert" || method == "Check"):
-				g.checks = append(g.checks, goCheckCall{goFailCall{recv, at}, goVacuousGocheck(f, c["args"])})
+				g.checks = append(g.checks, goCheckCall{goFailCall{recv, at}, goVacuousGocheck(f, c["selcall"].ChildByFieldName("arguments"))})
 			case method == "Skip" || method == "Skipf" || method == "SkipNow":
 				g.skipCalls = append(g.skipCalls, c["selcall"])
 			}
 		case c["barecall"] != nil:
 			if name := f.Text(c["fn"]); name == "Expect" || name == "Ω" {
-				g.asserts = append(g.asserts, goAssert{c["barecall"].StartByte(), goVacuousGomega(f, c["barecall"], c["args"])})
+				g.asserts = append(g.asserts, goAssert{c["barecall"].StartByte(), goVacuousGomega(f, c["barecall"], c["barecall"].ChildByFieldName("arguments"))})
 			}
 		case c["runcall"] != nil:
 			if f.Text(c["f"]) != "Run" {

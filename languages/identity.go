@@ -106,10 +106,29 @@ var helperTypes = map[string]bool{
 	"function_item": true, "method": true, "method_definition": true, "function": true,
 }
 
+// namedSpan is a function's bytes and its name, empty when it has none.
+type namedSpan struct {
+	start, end uint32
+	name       string
+}
+
 // helperAt names the function around the byte at, if any.
 func (f *File) helperAt(at uint32) string {
 	if int(at) > len(f.Src) {
 		return ""
+	}
+	if f.functions != nil {
+		// The innermost function around at, as the climb below finds it.
+		best := -1
+		for i, s := range f.functions {
+			if s.start <= at && at < s.end && (best < 0 || s.end-s.start < f.functions[best].end-f.functions[best].start) {
+				best = i
+			}
+		}
+		if best < 0 {
+			return ""
+		}
+		return f.functions[best].name
 	}
 	// The newlines are found once per file: counting them before each
 	// assertion made a file of many helper assertions quadratic.

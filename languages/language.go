@@ -388,6 +388,11 @@ type File struct {
 	// figures come from them once the analysis is done.
 	at        uint32
 	testNodes []*sitter.Node
+	// match holds the captures of the match being handled; at is read
+	// from them only when an assertion asks (atStale), which saves a cgo
+	// call per capture for the analyses that credit by position instead.
+	match   []sitter.QueryCapture
+	atStale bool
 	credits   []assertAt
 	// consts are the file's own named constants, for the constant
 	// evaluators; constDepth bounds a chain of them.
@@ -395,6 +400,10 @@ type File struct {
 	constDepth int
 	// newlines are the offsets of the file's newlines, for helperAt.
 	newlines []uint32
+	// functions, when the analysis fills it, holds every node of the
+	// file that helperAt looks for (helperTypes), so that helperAt reads
+	// it instead of climbing the tree through a cgo call per node.
+	functions []namedSpan
 }
 
 // Each runs the named query over node and calls fn with the captures of
@@ -421,13 +430,30 @@ func (f *File) Each(query string, node *sitter.Node, fn func(caps map[string]*si
 			}
 		}
 		caps := make(map[string]*sitter.Node, len(m.Captures))
-		f.at = ^uint32(0)
 		for _, c := range m.Captures {
 			caps[names[c.Index]] = c.Node
-			f.at = min(f.at, c.Node.StartByte())
 		}
+		f.match, f.atStale = m.Captures, true
 		fn(caps)
 	}
+}
+
+// matchStart is where the match being handled starts: the first byte of
+// its captures.
+func (f *File) matchStart() uint32 {
+	if f.atStale {
+		f.at = ^uint32(0)
+		for _, c := range f.match {
+			f.at = min(f.at, c.Node.StartByte())
+		}
+		f.atStale = false
+	}
+	return f.at
+}
+
+// setAt makes at the place the next assertion is credited to.
+func (f *File) setAt(at uint32) {
+	f.at, f.atStale = at, false
 }
 
 // Text returns the source text of a node.
@@ -475,5 +501,5 @@ func (f *File) Assert(vacuous bool) {
 	} else {
 		f.Result.Assertions++
 	}
-	f.credits = append(f.credits, assertAt{f.at, vacuous})
+	f.credits = append(f.credits, assertAt{f.matchStart(), vacuous})
 }
