@@ -393,7 +393,7 @@ type File struct {
 	// call per capture for the analyses that credit by position instead.
 	match   []sitter.QueryCapture
 	atStale bool
-	credits   []assertAt
+	credits []assertAt
 	// consts are the file's own named constants, for the constant
 	// evaluators; constDepth bounds a chain of them.
 	consts     map[string]*sitter.Node
