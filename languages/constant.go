@@ -316,6 +316,23 @@ func firstEnd(stmts []*sitter.Node, ends func(*sitter.Node) endKind) endKind {
 	return endsNot
 }
 
+// firstEndOf is firstEnd over a block's statements, read one at a time
+// and no further than the first that ends the block.
+func firstEndOf(block *sitter.Node, ends func(*sitter.Node) endKind) endKind {
+	n := int(block.NamedChildCount())
+	for i := 0; i < n; i++ {
+		s := block.NamedChild(i)
+		switch s.Type() {
+		case "comment", "line_comment", "block_comment":
+			continue
+		}
+		if k := ends(s); k != endsNot {
+			return k
+		}
+	}
+	return endsNot
+}
+
 // bothEnd is how an if with a condition of unknown value ends: as the
 // branch that ends it least, so only when each branch ends, and as a skip
 // only when each branch skips.

@@ -27,6 +27,6 @@ func (f *File) AddTestSpan(name string, n *sitter.Node, skipped bool, code *sitt
 // AssertAt records an assertion like Assert, at the byte where it starts,
 // for an assertion found outside a query match.
 func (f *File) AssertAt(at uint32, vacuous bool) {
-	f.at = at
+	f.setAt(at)
 	f.Assert(vacuous)
 }

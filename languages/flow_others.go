@@ -287,11 +287,11 @@ func (fl *flow) each(fn func(caps map[string]*sitter.Node)) {
 			spans = append(spans, fl.dropped(n)...)
 			return
 		}
-		matches = append(matches, match{c, fl.f.at})
+		matches = append(matches, match{c, fl.f.matchStart()})
 	})
 	fl.deadSpans = flowMerge(spans)
 	for _, m := range matches {
-		fl.f.at = m.at // where Assert credits what fn counts
+		fl.f.setAt(m.at) // where Assert credits what fn counts
 		fn(m.caps)
 	}
 }

@@ -17,12 +17,14 @@ var Go = &Language{
 	TestFiles: []string{"*_test.go"},
 	Markers:   []string{"Test", "Fuzz", "Benchmark", "assert.", "require.", "Expect(", "Ω("},
 	// One query with every pattern: tree-sitter then walks the tree once.
+	// A call's arguments are not captured but read when needed: most
+	// calls are neither assertions nor skips, and every capture costs.
 	Queries: map[string]string{"main": `
 		[(function_declaration) (method_declaration)] @func
 		(call_expression
 			function: (selector_expression operand: (identifier) @recv field: (field_identifier) @method)
-			arguments: (argument_list) @args) @selcall
-		(call_expression function: (identifier) @fn arguments: (argument_list) @args) @barecall
+			arguments: (argument_list)) @selcall
+		(call_expression function: (identifier) @fn arguments: (argument_list)) @barecall
 		(call_expression
 			function: (selector_expression field: (field_identifier) @f)
 			arguments: (argument_list (_) (func_literal parameters: (parameter_list) @params))) @runcall
@@ -244,6 +246,9 @@ type goAnalysis struct {
 	logic     []*sitter.Node
 	tests     []goTest
 	dead      deadSpans
+	// conds holds the value of each if's condition, by the if's start:
+	// markDead, ends and switchedOff each ask for it, often more than once.
+	conds map[uint32]constant
 }
 
 type goAssert struct {
@@ -261,13 +266,14 @@ type goTest struct {
 }
 
 func analyzeGo(f *File) {
-	g := &goAnalysis{f: f, skips: map[uint32]bool{}, gocheck: goImportsGocheck(f.Src)}
+	g := &goAnalysis{f: f, skips: map[uint32]bool{}, conds: map[uint32]constant{}, gocheck: goImportsGocheck(f.Src)}
 	// Predicates are checked here rather than in the query: smacker
 	// compiles a #match? regexp on every match.
 	f.Each("main", f.Root, func(c map[string]*sitter.Node) {
 		switch {
 		case c["func"] != nil:
 			fn := c["func"]
+			f.functions = append(f.functions, namedSpan{fn.StartByte(), fn.EndByte(), f.Text(fn.ChildByFieldName("name"))})
 			goFunc(f, fn, g)
 			g.scopes = append(g.scopes, goScope{fn.StartByte(), fn.EndByte(), goTestingParams(f, fn.ChildByFieldName("parameters"), g.gocheck)})
 		case c["funclit"] != nil:
@@ -279,20 +285,20 @@ func analyzeGo(f *File) {
 			switch {
 			case recv == "assert" || recv == "require":
 				if method != "New" {
-					g.asserts = append(g.asserts, goAssert{at, goVacuousTestify(f, method, c["args"])})
+					g.asserts = append(g.asserts, goAssert{at, goVacuousTestify(f, method, c["selcall"].ChildByFieldName("arguments"))})
 				}
 			case method == "Expect" || method == "Ω":
-				g.asserts = append(g.asserts, goAssert{at, goVacuousGomega(f, c["selcall"], c["args"])})
+				g.asserts = append(g.asserts, goAssert{at, goVacuousGomega(f, c["selcall"], c["selcall"].ChildByFieldName("arguments"))})
 			case goFailMethod(method):
 				g.fails = append(g.fails, goFailCall{recv, at})
 			case g.gocheck && (method == "Assert" || method == "Check"):
-				g.checks = append(g.checks, goCheckCall{goFailCall{recv, at}, goVacuousGocheck(f, c["args"])})
+				g.checks = append(g.checks, goCheckCall{goFailCall{recv, at}, goVacuousGocheck(f, c["selcall"].ChildByFieldName("arguments"))})
 			case method == "Skip" || method == "Skipf" || method == "SkipNow":
 				g.skipCalls = append(g.skipCalls, c["selcall"])
 			}
 		case c["barecall"] != nil:
 			if name := f.Text(c["fn"]); name == "Expect" || name == "Ω" {
-				g.asserts = append(g.asserts, goAssert{c["barecall"].StartByte(), goVacuousGomega(f, c["barecall"], c["args"])})
+				g.asserts = append(g.asserts, goAssert{c["barecall"].StartByte(), goVacuousGomega(f, c["barecall"], c["barecall"].ChildByFieldName("arguments"))})
 			}
 		case c["runcall"] != nil:
 			if f.Text(c["f"]) != "Run" {
@@ -347,7 +353,7 @@ func analyzeGo(f *File) {
 // a return, a skip, or an if that returns or skips whichever way it goes.
 func (g *goAnalysis) markDead() {
 	for _, n := range g.ifs {
-		cond := goConst(g.f, n.ChildByFieldName("condition"))
+		cond := g.condition(n)
 		switch {
 		case cond.isFalse():
 			g.dead.add(n.ChildByFieldName("consequence"))
@@ -386,13 +392,13 @@ func (g *goAnalysis) ends(st *sitter.Node) endKind {
 	case "return_statement":
 		return endsReturn
 	case "expression_statement":
-		if st.NamedChildCount() == 1 && g.skips[st.NamedChild(0).StartByte()] && st.NamedChild(0).Type() == "call_expression" {
+		if len(g.skips) > 0 && st.NamedChildCount() == 1 && g.skips[st.NamedChild(0).StartByte()] && st.NamedChild(0).Type() == "call_expression" {
 			return endsSkip
 		}
 	case "block":
-		return firstEnd(statements(st), g.ends)
+		return firstEndOf(st, g.ends)
 	case "if_statement":
-		cond := goConst(g.f, st.ChildByFieldName("condition"))
+		cond := g.condition(st)
 		cons, alt := st.ChildByFieldName("consequence"), st.ChildByFieldName("alternative")
 		switch {
 		case cond.isTrue():
@@ -405,6 +411,17 @@ func (g *goAnalysis) ends(st *sitter.Node) endKind {
 		return bothEnd(g.ends(cons), g.ends(alt))
 	}
 	return endsNot
+}
+
+// condition is the value of an if statement's condition.
+func (g *goAnalysis) condition(ifStmt *sitter.Node) constant {
+	at := ifStmt.StartByte()
+	if c, ok := g.conds[at]; ok {
+		return c
+	}
+	c := goConst(g.f, ifStmt.ChildByFieldName("condition"))
+	g.conds[at] = c
+	return c
 }
 
 // switchedOff reports a test that does not run as written: one that skips

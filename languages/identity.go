@@ -3,6 +3,7 @@ package languages
 import (
 	"bytes"
 	"hash/fnv"
+	"slices"
 	"strconv"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -105,15 +106,46 @@ var helperTypes = map[string]bool{
 	"function_item": true, "method": true, "method_definition": true, "function": true,
 }
 
+// namedSpan is a function's bytes and its name, empty when it has none.
+type namedSpan struct {
+	start, end uint32
+	name       string
+}
+
 // helperAt names the function around the byte at, if any.
 func (f *File) helperAt(at uint32) string {
 	if int(at) > len(f.Src) {
 		return ""
 	}
-	before := f.Src[:at]
-	row := bytes.Count(before, []byte{'\n'})
-	col := int(at) - (bytes.LastIndexByte(before, '\n') + 1)
-	p := sitter.Point{Row: uint32(row), Column: uint32(col)}
+	if f.functions != nil {
+		// The innermost function around at, as the climb below finds it.
+		best := -1
+		for i, s := range f.functions {
+			if s.start <= at && at < s.end && (best < 0 || s.end-s.start < f.functions[best].end-f.functions[best].start) {
+				best = i
+			}
+		}
+		if best < 0 {
+			return ""
+		}
+		return f.functions[best].name
+	}
+	// The newlines are found once per file: counting them before each
+	// assertion made a file of many helper assertions quadratic.
+	if f.newlines == nil {
+		f.newlines = []uint32{}
+		for i, b := range f.Src {
+			if b == '\n' {
+				f.newlines = append(f.newlines, uint32(i))
+			}
+		}
+	}
+	row, _ := slices.BinarySearch(f.newlines, at) // newlines before at
+	col := at
+	if row > 0 {
+		col = at - f.newlines[row-1] - 1
+	}
+	p := sitter.Point{Row: uint32(row), Column: col}
 	n := f.Root.NamedDescendantForPointRange(p, p)
 	for ; n != nil; n = n.Parent() {
 		if helperTypes[n.Type()] {

@@ -254,6 +254,9 @@ type compiledQueries struct {
 	queries map[string]*sitter.Query
 	// predicates says which queries have predicates to filter on.
 	predicates map[string]bool
+	// captures holds each query's capture names by id, read once here
+	// rather than through a cgo call for every capture of every match.
+	captures map[string][]string
 }
 
 // compile builds the language's queries for the grammar of an extension.
@@ -262,7 +265,7 @@ func (l *Language) compile(ext string) (*compiledQueries, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s: no grammar for %q", l.Name, ext)
 	}
-	cq := &compiledQueries{lang: grammar(), queries: map[string]*sitter.Query{}, predicates: map[string]bool{}}
+	cq := &compiledQueries{lang: grammar(), queries: map[string]*sitter.Query{}, predicates: map[string]bool{}, captures: map[string][]string{}}
 	for name, src := range l.Queries {
 		q, err := sitter.NewQuery([]byte(src), cq.lang)
 		if err != nil {
@@ -270,6 +273,11 @@ func (l *Language) compile(ext string) (*compiledQueries, error) {
 			return nil, fmt.Errorf("%s query %s: %w", l.Name, name, err)
 		}
 		cq.queries[name] = q
+		names := make([]string, q.CaptureCount())
+		for i := range names {
+			names[i] = q.CaptureNameForId(uint32(i))
+		}
+		cq.captures[name] = names
 		for i := uint32(0); i < q.PatternCount(); i++ {
 			if len(q.PredicatesForPattern(i)) > 0 {
 				cq.predicates[name] = true
@@ -399,11 +407,22 @@ type File struct {
 	// figures come from them once the analysis is done.
 	at        uint32
 	testNodes []*sitter.Node
-	credits   []assertAt
+	// match holds the captures of the match being handled; at is read
+	// from them only when an assertion asks (atStale), which saves a cgo
+	// call per capture for the analyses that credit by position instead.
+	match   []sitter.QueryCapture
+	atStale bool
+	credits []assertAt
 	// consts are the file's own named constants, for the constant
 	// evaluators; constDepth bounds a chain of them.
 	consts     map[string]*sitter.Node
 	constDepth int
+	// newlines are the offsets of the file's newlines, for helperAt.
+	newlines []uint32
+	// functions, when the analysis fills it, holds every node of the
+	// file that helperAt looks for (helperTypes), so that helperAt reads
+	// it instead of climbing the tree through a cgo call per node.
+	functions []namedSpan
 }
 
 // Each runs the named query over node and calls fn with the captures of
@@ -411,6 +430,7 @@ type File struct {
 func (f *File) Each(query string, node *sitter.Node, fn func(caps map[string]*sitter.Node)) {
 	q := f.q.queries[query]
 	filter := f.q.predicates[query]
+	names := f.q.captures[query]
 	if q == nil {
 		panic(fmt.Sprintf("languages: no query %q", query))
 	}
@@ -429,13 +449,30 @@ func (f *File) Each(query string, node *sitter.Node, fn func(caps map[string]*si
 			}
 		}
 		caps := make(map[string]*sitter.Node, len(m.Captures))
-		f.at = ^uint32(0)
 		for _, c := range m.Captures {
-			caps[q.CaptureNameForId(c.Index)] = c.Node
-			f.at = min(f.at, c.Node.StartByte())
+			caps[names[c.Index]] = c.Node
 		}
+		f.match, f.atStale = m.Captures, true
 		fn(caps)
 	}
+}
+
+// matchStart is where the match being handled starts: the first byte of
+// its captures.
+func (f *File) matchStart() uint32 {
+	if f.atStale {
+		f.at = ^uint32(0)
+		for _, c := range f.match {
+			f.at = min(f.at, c.Node.StartByte())
+		}
+		f.atStale = false
+	}
+	return f.at
+}
+
+// setAt makes at the place the next assertion is credited to.
+func (f *File) setAt(at uint32) {
+	f.at, f.atStale = at, false
 }
 
 // Text returns the source text of a node.
@@ -483,5 +520,5 @@ func (f *File) Assert(vacuous bool) {
 	} else {
 		f.Result.Assertions++
 	}
-	f.credits = append(f.credits, assertAt{f.at, vacuous})
+	f.credits = append(f.credits, assertAt{f.matchStart(), vacuous})
 }
