@@ -10,7 +10,6 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
@@ -379,7 +378,6 @@ func parseAll(ctx context.Context, s *snapshot, c *cache, jobs []job, results []
 	}
 	progress := startProgress(o.Progress, o.ProgressAfter, len(jobs))
 	defer progress.finish()
-	defer relaxGC()()
 
 	ch := make(chan job)
 	var wg sync.WaitGroup
@@ -430,42 +428,6 @@ func parseAll(ctx context.Context, s *snapshot, c *cache, jobs []job, results []
 		return int(hits.Load()), firstErr
 	}
 	return int(hits.Load()), ctx.Err()
-}
-
-// parseGCPercent is the garbage collector's target while files are parsed.
-// A parse's memory is tree-sitter's, outside the Go heap; the Go heap holds
-// the small, short-lived wrappers of the nodes the analysis reads, so the
-// default target collected it every few megabytes, at about 5% of a cold
-// count's CPU time. 400 took a cold count of the Go tree 4% less CPU time
-// for about 15 MB more peak memory.
-const parseGCPercent = 400
-
-var relaxed struct {
-	sync.Mutex
-	users, saved int
-}
-
-// relaxGC raises the garbage collector's target to parseGCPercent, unless
-// GOGC says otherwise, and returns the function that restores it once the
-// last of the counts running at the same time is done.
-func relaxGC() (restore func()) {
-	if os.Getenv("GOGC") != "" {
-		return func() {}
-	}
-	relaxed.Lock()
-	if relaxed.users == 0 {
-		relaxed.saved = debug.SetGCPercent(parseGCPercent)
-	}
-	relaxed.users++
-	relaxed.Unlock()
-	return func() {
-		relaxed.Lock()
-		relaxed.users--
-		if relaxed.users == 0 {
-			debug.SetGCPercent(relaxed.saved)
-		}
-		relaxed.Unlock()
-	}
 }
 
 // countOne reads and counts one file. A file that cannot be counted gets a
