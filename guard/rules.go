@@ -309,7 +309,9 @@ func assignments(c *Command) map[string]string {
 }
 
 // Catalogue() is every rule, CRITICAL first.
-var Catalogue = sync.OnceValue(func() []*Rule { return concatRules(baseRules(), gitRules(), shellRules(), infraRules(), []*Rule{platformRule()}) })
+var Catalogue = sync.OnceValue(func() []*Rule {
+	return concatRules(baseRules(), gitRules(), shellRules(), infraRules(), []*Rule{platformRule()})
+})
 
 func concatRules(lists ...[]*Rule) []*Rule {
 	var out []*Rule
