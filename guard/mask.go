@@ -34,7 +34,7 @@ func pattern(expr string, fold bool, keep func(string) bool, hints ...string) se
 // was cut inside the quotes) or bare.
 const wordPattern = `"(?:[^"\\]|\\.)*(?:"|\z)|'[^']*(?:'|\z)|(?:\\.|[^\s'"&;|<>()])+`
 
-// secretPatterns() find the secrets that have a shape of their own; Mask's
+// secretPatterns find the secrets that have a shape of their own; Mask's
 // scanners find the values of secret-named variables and options.
 var secretPatterns = sync.OnceValue(func() []secretPattern {
 	return []secretPattern{

@@ -308,7 +308,7 @@ func assignments(c *Command) map[string]string {
 	return m
 }
 
-// Catalogue() is every rule, CRITICAL first.
+// Catalogue is every rule, CRITICAL first.
 var Catalogue = sync.OnceValue(func() []*Rule {
 	return concatRules(baseRules(), gitRules(), shellRules(), infraRules(), []*Rule{platformRule()})
 })

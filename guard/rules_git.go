@@ -8,7 +8,7 @@ import (
 	"github.com/gitsentinel/sentinel/gitrepo"
 )
 
-// gitRules() are the rules about git: history, work and hooks that a git
+// gitRules are the rules about git: history, work and hooks that a git
 // command can throw away or switch off. Every one reads the command through
 // git's own option tables (parseGit), so --forc is --force, -bfeature is
 // -b feature, and an option after "--" is a path.

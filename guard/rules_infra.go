@@ -150,7 +150,7 @@ func verbsRule(id, reason, suggest string, asks bool, verbs []infraVerb, deny, a
 		}}
 }
 
-// platformRule() catches the verb-spelled deletions of platform CLIs and
+// platformRule catches the verb-spelled deletions of platform CLIs and
 // HTTP DELETEs: the pattern, not a list of every subcommand.
 func platformRule() *Rule {
 	return &Rule{
@@ -187,7 +187,7 @@ func platformRule() *Rule {
 	}
 }
 
-// infraRules() are the calls that destroy infrastructure, data or a machine's
+// infraRules are the calls that destroy infrastructure, data or a machine's
 // state, or publish a release: irreversible, and a person's decision.
 func infraRules() []*Rule {
 	return []*Rule{

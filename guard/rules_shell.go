@@ -7,7 +7,7 @@ import (
 	"github.com/gitsentinel/sentinel/trailers"
 )
 
-// shellRules() are about code the guard cannot see before it runs, and about
+// shellRules are about code the guard cannot see before it runs, and about
 // an agent hiding what it is.
 func shellRules() []*Rule {
 	return []*Rule{

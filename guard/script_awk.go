@@ -10,7 +10,7 @@ import (
 // pipes, redirections, getline and gawk's @load.
 var awkMarkers = []string{"system", "|", ">", "getline", "@load"}
 
-// awkRules() is what awk's builtins and redirections do, with samples.
+// awkRules is what awk's builtins and redirections do, with samples.
 func awkRules() []scriptRule {
 	return []scriptRule{
 		{apis: []string{"system"},

@@ -29,7 +29,7 @@ func fsNames(names ...string) []string {
 	return out
 }
 
-// jsRules() is what JavaScript calls do, each with its samples.
+// jsRules is what JavaScript calls do, each with its samples.
 func jsRules() []scriptRule {
 	return []scriptRule{
 		{apis: []string{"child_process.exec", "child_process.execSync", "shelljs.exec"},

@@ -12,7 +12,7 @@ var plMarkers = []string{
 	"chmod", "chown", "eval", "do", "require", "copy", "move", "cp", "mv", "symlink", "link", "truncate",
 }
 
-// plRules() is what Perl's builtins and common modules do, with samples.
+// plRules is what Perl's builtins and common modules do, with samples.
 func plRules() []scriptRule {
 	return []scriptRule{
 		{apis: []string{"system", "exec"},

@@ -15,7 +15,7 @@ var phpMarkers = []string{
 	"parse_ini", "iterator_apply",
 }
 
-// phpRules() is what PHP calls do, each with its samples.
+// phpRules is what PHP calls do, each with its samples.
 func phpRules() []scriptRule {
 	return []scriptRule{
 		{apis: []string{"system", "exec", "shell_exec", "passthru", "popen", "`", "expect_popen"},

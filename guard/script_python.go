@@ -17,7 +17,7 @@ var pyMarkers = []string{
 	"ctypes", "cffi", "pickle", "marshal", "runpy", "sh", "pty", "os", "shutil", "Path",
 }
 
-// pyRules() is what Python calls do, each with its samples.
+// pyRules is what Python calls do, each with its samples.
 func pyRules() []scriptRule {
 	return []scriptRule{
 		{apis: []string{"os.system", "os.popen", "platform.popen", "commands.getoutput", "commands.getstatusoutput", "subprocess.getoutput", "subprocess.getstatusoutput", "asyncio.create_subprocess_shell"},
@@ -267,7 +267,7 @@ const (
 var pyBuiltins = map[string]bool{"open": true, "eval": true, "exec": true, "compile": true, "execfile": true,
 	"__import__": true, "getattr": true, "globals": true, "locals": true, "vars": true, "__builtins__": true, "Path": true}
 
-// pyTable() is pyRules() by API.
+// pyTable is pyRules by API.
 var pyTable = sync.OnceValue(func() *apiTable { return scriptTable(pyRules()) })
 
 // pyBinding is what a name is bound to in the script.

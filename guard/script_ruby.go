@@ -12,7 +12,7 @@ var rbMarkers = []string{
 	"copy", "move", "rename", "chmod", "chown", "ln", "install", "symlink", "binding", "Process",
 }
 
-// rbRules() is what Ruby calls do, each with its samples.
+// rbRules is what Ruby calls do, each with its samples.
 func rbRules() []scriptRule {
 	return []scriptRule{
 		{apis: []string{"system", "exec", "spawn", "Process.spawn", "Process.exec", "IO.popen", "Open3.capture2", "Open3.capture2e", "Open3.capture3",
