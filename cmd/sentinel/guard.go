@@ -39,7 +39,7 @@ func guardExplainCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "explain",
 		Usage: "show how the guard decomposes a command, and the verdict and rule of every part",
-		Flags: []cli.Flag{&cli.StringFlag{Name: "command", Usage: "the shell command to explain", Required: true}},
+		Flags: []cli.Flag{&cli.StringFlag{Name: "command", Usage: "the shell command to explain (required)", Required: true}},
 		Action: func(c *cli.Context) error {
 			policy, perr := loadGuardPolicy(e)
 			if perr != nil {
@@ -78,7 +78,7 @@ type guardInstallOptions struct {
 
 func guardInstallFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "agent", Required: true, Usage: strings.Join(guard.TargetNames(), ", ")},
+		&cli.StringFlag{Name: "agent", Required: true, Usage: "the agent whose settings to change (required): " + strings.Join(guard.TargetNames(), ", ")},
 		&cli.BoolFlag{Name: "project", Usage: "the project's settings (the default)"},
 		&cli.BoolFlag{Name: "user", Usage: "your own settings, in your home directory"},
 	}
