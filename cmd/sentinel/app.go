@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/gitsentinel/sentinel/internal/suggest"
 	"github.com/urfave/cli/v2"
 )
 
@@ -77,5 +78,5 @@ func checkFormat(c *cli.Context, choices ...string) (string, error) {
 			return f, nil
 		}
 	}
-	return "", &usageError{fmt.Errorf("--format %q: want one of %v", f, choices)}
+	return "", &usageError{fmt.Errorf("--format %q: want one of %v%s; run `%s --help`", f, choices, suggest.DidYouMean(f, choices, nil), c.Command.HelpName)}
 }

@@ -5,6 +5,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 )
@@ -85,10 +86,27 @@ func runCompletion(c *cli.Context, e *env, o completionOptions) error {
 		if err != nil {
 			return fmt.Errorf("fish completion: %w", err)
 		}
-		script = s
+		script = dedupeLines(s)
 	default:
 		return &usageError{fmt.Errorf("completion: no script for %q; sentinel writes bash, zsh and fish; run `sentinel completion bash`", o.shell)}
 	}
 	_, err := io.WriteString(e.stdout, script)
 	return err
+}
+
+// dedupeLines drops the repeats of a completion line: urfave/cli writes
+// the help and version flags twice once the application is set up.
+func dedupeLines(s string) string {
+	seen := map[string]bool{}
+	var b strings.Builder
+	for _, l := range strings.SplitAfter(s, "\n") {
+		if strings.HasPrefix(l, "complete ") {
+			if seen[l] {
+				continue
+			}
+			seen[l] = true
+		}
+		b.WriteString(l)
+	}
+	return b.String()
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/gitsentinel/sentinel/guard"
 	"github.com/gitsentinel/sentinel/internal/filelock"
 	"github.com/gitsentinel/sentinel/internal/quote"
+	"github.com/gitsentinel/sentinel/internal/suggest"
 	"github.com/urfave/cli/v2"
 )
 
@@ -28,7 +29,7 @@ func guardCommand(e *env) *cli.Command {
 		Action: func(c *cli.Context) error {
 			o := guardOptions{agent: c.String("agent")}
 			if _, ok := guard.Dialects[o.agent]; o.agent != "" && !ok {
-				return &usageError{fmt.Errorf("--agent %q: sentinel speaks %s", o.agent, strings.Join(guard.DialectNames(), ", "))}
+				return &usageError{fmt.Errorf("--agent %q%s: sentinel speaks %s", o.agent, suggest.DidYouMean(o.agent, guard.DialectNames(), nil), strings.Join(guard.DialectNames(), ", "))}
 			}
 			return runGuard(c.Context, e, o)
 		},
@@ -104,7 +105,7 @@ func guardInstallCommand(e *env, remove bool) *cli.Command {
 func runGuardInstall(c *cli.Context, e *env, o guardInstallOptions, remove bool) error {
 	t := guard.Targets[o.agent]
 	if t == nil {
-		return &usageError{fmt.Errorf("--agent %q: sentinel installs into %s", o.agent, strings.Join(guard.TargetNames(), ", "))}
+		return &usageError{fmt.Errorf("--agent %q%s: sentinel installs into %s", o.agent, suggest.DidYouMean(o.agent, guard.TargetNames(), nil), strings.Join(guard.TargetNames(), ", "))}
 	}
 	sweepTemps(c.Context, e.dir)
 	path, root, err := guardSettingsPath(e, t, o.user)
