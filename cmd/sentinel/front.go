@@ -18,8 +18,8 @@ import (
 )
 
 // run answers the command lines the front knows exactly, and hands every
-// other one, help, completions and mistakes included, to the engine: the front parses
-// nothing it might read differently from the engine.
+// other one, help, completions and mistakes included, to the engine: the
+// front parses nothing it might read differently from the engine.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) error {
 	rest := args[1:]
 	switch {
