@@ -7,6 +7,7 @@ import (
 	"io"
 	"runtime/debug"
 
+	"github.com/gitsentinel/sentinel/internal/suggest"
 	"github.com/urfave/cli/v2"
 )
 
@@ -21,21 +22,25 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 		return err
 	}
 	app := &cli.App{
-		Name:            "sentinel",
-		Usage:           "keep AI-assisted changes to a git repository honest",
-		Version:         version,
-		Reader:          stdin,
-		Writer:          stdout,
-		ErrWriter:       stderr,
-		HideHelpCommand: true,
+		Name: "sentinel",
+		// The name in help and errors is the command people type, also
+		// when the front hands the line to sentinel-engine.
+		HelpName:             "sentinel",
+		EnableBashCompletion: true,
+		Usage:                "keep AI-assisted changes to a git repository honest",
+		Version:              version,
+		Reader:               stdin,
+		Writer:               stdout,
+		ErrWriter:            stderr,
+		HideHelpCommand:      true,
 		// Errors are returned to main, which alone decides the exit code.
 		ExitErrHandler: func(*cli.Context, error) {},
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
-			return &usageError{err}
+		OnUsageError: func(c *cli.Context, err error, _ bool) error {
+			return flagError(err, c.App.Flags, "")
 		},
 		Action: func(c *cli.Context) error {
 			if c.Args().Present() {
-				return &usageError{fmt.Errorf("unknown command %q; run `sentinel --help`", c.Args().First())}
+				return unknownCommand(c.Args().First(), c.App.Commands, "")
 			}
 			return cli.ShowAppHelp(c)
 		},
@@ -44,6 +49,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 			agentCommand(e),
 			checkCommand(e),
 			ciCommand(e),
+			completionCommand(e),
 			doctorCommand(e),
 			guardCommand(e),
 			countCommand(e),
@@ -56,7 +62,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 			uninstallCommand(e),
 		},
 	}
-	return app.Run(args)
+	shapeApp(app)
+	return app.Run(helpArgs(args))
 }
 
 // formatFlag is the --format flag of commands that report.
@@ -73,7 +80,7 @@ func checkFormat(c *cli.Context, choices ...string) (string, error) {
 			return f, nil
 		}
 	}
-	return "", &usageError{fmt.Errorf("--format %q: want one of %v", f, choices)}
+	return "", &usageError{fmt.Errorf("--format %q: want one of %v%s; run `%s --help`", f, choices, suggest.DidYouMean(f, choices, nil), c.Command.HelpName)}
 }
 
 // tuneGC lets the heap grow to five times what is live before collecting,

@@ -18,15 +18,15 @@ import (
 )
 
 // run answers the command lines the front knows exactly, and hands every
-// other one, help and mistakes included, to the engine: the front parses
-// nothing it might read differently from the engine.
+// other one, help, completions and mistakes included, to the engine: the
+// front parses nothing it might read differently from the engine.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) error {
 	rest := args[1:]
 	switch {
 	case len(rest) == 1 && (rest[0] == "--version" || rest[0] == "-v"):
 		_, err := fmt.Fprintf(stdout, "sentinel version %s\n", version)
 		return err
-	case len(rest) >= 2 && rest[0] == "hook" && (rest[1] == "commit-msg" || rest[1] == "prepare-commit-msg"):
+	case len(rest) >= 2 && rest[0] == "hook" && (rest[1] == "commit-msg" || rest[1] == "prepare-commit-msg") && !wantsHelp(rest[2:]):
 		e, err := newEnv(args, stdin, stdout, stderr, getenv)
 		if err != nil {
 			return err

@@ -80,6 +80,23 @@ func TestFrontAndEngine(t *testing.T) {
 	if out, _, code := runIn(t, repo, nil, nil, front, "--help"); code != 0 || !strings.Contains(out, "merge-baseline") {
 		t.Errorf("--help: exit %d\n%s", code, out)
 	}
+	// Help is the engine's at every level, after a hook's name too,
+	// where the front used to open a message file named --help; so are
+	// completions.
+	for _, args := range [][]string{{"help", "hook"}, {"hook", "commit-msg", "--help"}, {"hook", "prepare-commit-msg", "-h"}} {
+		if out, errs, code := runIn(t, repo, nil, nil, front, args...); code != 0 || !strings.Contains(out, "sentinel hook - ") || errs != "" {
+			t.Errorf("%q: exit %d\n%s%s", args, code, out, errs)
+		}
+	}
+	if out, errs, code := runIn(t, repo, nil, nil, front, "hook", "commit-msg", completionFlag); code != 0 || out != "" || errs != "" {
+		t.Errorf("completing after hook commit-msg: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	if out, _, code := runIn(t, repo, nil, nil, front, "completion", "bash"); code != 0 || !strings.Contains(out, "complete -o bashdefault") {
+		t.Errorf("completion bash: exit %d\n%s", code, out)
+	}
+	if out, _, code := runIn(t, repo, nil, nil, front, "guard", "--agent", "claude", completionFlag); code != 0 || !strings.Contains(out, "explain") {
+		t.Errorf("completing after guard --agent claude: exit %d\n%s", code, out)
+	}
 
 	allowed := bashEvent(t, repo, "ls -la")
 	inline := bashEvent(t, repo, `python3 -c "import shutil; shutil.rmtree('/etc')"`)

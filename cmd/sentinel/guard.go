@@ -14,6 +14,7 @@ import (
 	"github.com/gitsentinel/sentinel/guard"
 	"github.com/gitsentinel/sentinel/internal/filelock"
 	"github.com/gitsentinel/sentinel/internal/quote"
+	"github.com/gitsentinel/sentinel/internal/suggest"
 	"github.com/urfave/cli/v2"
 )
 
@@ -28,7 +29,7 @@ func guardCommand(e *env) *cli.Command {
 		Action: func(c *cli.Context) error {
 			o := guardOptions{agent: c.String("agent")}
 			if _, ok := guard.Dialects[o.agent]; o.agent != "" && !ok {
-				return &usageError{fmt.Errorf("--agent %q: sentinel speaks %s", o.agent, strings.Join(guard.DialectNames(), ", "))}
+				return &usageError{fmt.Errorf("--agent %q%s: sentinel speaks %s", o.agent, suggest.DidYouMean(o.agent, guard.DialectNames(), nil), strings.Join(guard.DialectNames(), ", "))}
 			}
 			return runGuard(c.Context, e, o)
 		},
@@ -39,7 +40,7 @@ func guardExplainCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "explain",
 		Usage: "show how the guard decomposes a command, and the verdict and rule of every part",
-		Flags: []cli.Flag{&cli.StringFlag{Name: "command", Usage: "the shell command to explain", Required: true}},
+		Flags: []cli.Flag{&cli.StringFlag{Name: "command", Usage: "the shell command to explain (required)", Required: true}},
 		Action: func(c *cli.Context) error {
 			policy, perr := loadGuardPolicy(e)
 			if perr != nil {
@@ -78,7 +79,7 @@ type guardInstallOptions struct {
 
 func guardInstallFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "agent", Required: true, Usage: strings.Join(guard.TargetNames(), ", ")},
+		&cli.StringFlag{Name: "agent", Required: true, Usage: "the agent whose settings to change (required): " + strings.Join(guard.TargetNames(), ", ")},
 		&cli.BoolFlag{Name: "project", Usage: "the project's settings (the default)"},
 		&cli.BoolFlag{Name: "user", Usage: "your own settings, in your home directory"},
 	}
@@ -104,7 +105,7 @@ func guardInstallCommand(e *env, remove bool) *cli.Command {
 func runGuardInstall(c *cli.Context, e *env, o guardInstallOptions, remove bool) error {
 	t := guard.Targets[o.agent]
 	if t == nil {
-		return &usageError{fmt.Errorf("--agent %q: sentinel installs into %s", o.agent, strings.Join(guard.TargetNames(), ", "))}
+		return &usageError{fmt.Errorf("--agent %q%s: sentinel installs into %s", o.agent, suggest.DidYouMean(o.agent, guard.TargetNames(), nil), strings.Join(guard.TargetNames(), ", "))}
 	}
 	sweepTemps(c.Context, e.dir)
 	path, root, err := guardSettingsPath(e, t, o.user)
