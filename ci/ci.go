@@ -61,7 +61,12 @@ func Run(ctx context.Context, dir, base string) (*Report, error) {
 		}
 		return nil, err
 	}
-	return RunCommits(ctx, opts, "HEAD", commits, true)
+	r, err := RunCommits(ctx, opts, "HEAD", commits, true)
+	if err != nil {
+		return nil, err
+	}
+	r.fixMissingAssisted(base, commits)
+	return r, nil
 }
 
 // RunCommits checks the given commits, and the counts at head. Without a
