@@ -23,6 +23,9 @@ type Report struct {
 	Head string `json:"head"`
 	// Checked is the number of commits checked.
 	Checked int `json:"checked"`
+	// Rows are the counts at Head beside their peaks, for the job
+	// summary; the JSON report leaves them to `sentinel status`.
+	Rows []coverage.Row `json:"-"`
 	// Drops are the figures below their peaks at Head.
 	Drops []coverage.Drop `json:"drops"`
 	// History lists commits that lowered a peak without an acceptance.
@@ -83,7 +86,7 @@ func RunCommits(ctx context.Context, opts coverage.Options, head string, commits
 	case err != nil:
 		return nil, err
 	default:
-		r.Drops = res.Drops
+		r.Drops, r.Rows = res.Drops, res.Rows
 		if !res.OK() {
 			r.AcceptCommand = res.AcceptCommand()
 		}
