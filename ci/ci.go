@@ -139,7 +139,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	for _, p := range r.PersonOnly {
 		p.writeText(&b)
 	}
-	tr := &trailers.Report{Checked: r.Checked, Findings: r.Attribution, Commits: true}
+	tr := &trailers.Report{Checked: r.Checked, Findings: onceEach(r.Attribution), Commits: true}
 	if len(r.Attribution) > 0 {
 		if err := tr.WriteText(&b); err != nil {
 			return err

@@ -93,3 +93,26 @@ func (r *Report) fixMissingAssisted(base string, commits []gitrepo.Commit) {
 		v.Fix = fmt.Sprintf("add the missing Assisted-by (%s here) to %s, rewriting the commits after it (a signed one must be signed again), then push with --force-with-lease: %s", v.Assisted, what, recipe)
 	}
 }
+
+// onceEach is findings with each fix written out once: a later violation
+// whose fix is the same rebase refers to the one above, so that the text
+// report does not repeat a long command for every commit.
+func onceEach(findings []trailers.Finding) []trailers.Finding {
+	seen := map[string]bool{}
+	out := make([]trailers.Finding, len(findings))
+	for i, f := range findings {
+		f.Violations = append([]trailers.Violation(nil), f.Violations...)
+		for j := range f.Violations {
+			v := &f.Violations[j]
+			if v.Rule != trailers.RuleMissingAssisted || !strings.Contains(v.Fix, " rebase -i ") {
+				continue
+			}
+			if seen[v.Fix] {
+				v.Fix = "the rebase above, which adds it to this commit too"
+			}
+			seen[v.Fix] = true
+		}
+		out[i] = f
+	}
+	return out
+}
