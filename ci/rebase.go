@@ -13,7 +13,8 @@ import (
 // a missing Assisted-by is a rebase that stops after each offending commit
 // only, and amends it with the trailer. `git rebase --exec` alone would
 // amend every commit, so the recipe writes the exec lines into the todo
-// list itself, through a sequence editor that needs only sh, awk and mv.
+// list itself, through a sequence editor that needs only sh, awk and mv,
+// given in GIT_SEQUENCE_EDITOR, which wins over any the user configured.
 // The todo list names commits by full id (core.abbrev=40), so that a line
 // matches its commit exactly; rewording only, the rebase keeps every tree.
 // --allow-empty keeps a commit that changed no file (git commit
@@ -55,7 +56,7 @@ func rebaseRecipe(base string, adds []trailerAdd) string {
 	if base != "" {
 		onto = shellQuote(base)
 	}
-	return "git -c core.abbrev=40 -c sequence.editor=" + shellQuote(editor) + " rebase -i --rebase-merges " + onto
+	return "GIT_SEQUENCE_EDITOR=" + shellQuote(editor) + " git -c core.abbrev=40 rebase -i --rebase-merges " + onto
 }
 
 // fixMissingAssisted gives every missing-Assisted-by finding one fix that
@@ -104,7 +105,7 @@ func onceEach(findings []trailers.Finding) []trailers.Finding {
 		f.Violations = append([]trailers.Violation(nil), f.Violations...)
 		for j := range f.Violations {
 			v := &f.Violations[j]
-			if v.Rule != trailers.RuleMissingAssisted || !strings.Contains(v.Fix, " rebase -i ") {
+			if v.Rule != trailers.RuleMissingAssisted || !strings.Contains(v.Fix, "GIT_SEQUENCE_EDITOR=") {
 				continue
 			}
 			if seen[v.Fix] {

@@ -135,7 +135,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 // fixMarkdown shows a fix whose command follows a colon (the rebase
 // recipe) as text and a code block, and any other fix as text.
 func fixMarkdown(fix string) string {
-	if i := strings.Index(fix, "--force-with-lease: git "); i >= 0 {
+	if i := strings.Index(fix, "--force-with-lease: GIT_SEQUENCE_EDITOR="); i >= 0 {
 		i += len("--force-with-lease")
 		return md(fix[:i]) + ":\n\n```sh\n" + fix[i+2:] + "\n```"
 	}

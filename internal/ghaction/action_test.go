@@ -193,7 +193,7 @@ func TestActionOnPullRequest(t *testing.T) {
 			"**Refused**: 4 commits checked; 1 figure below its peak, 1 peak lowered without an acceptance, 1 commit refused by the attribution policy.",
 			"| go | 1 | 2 | 0 | 0 | 0 | **below its peak**: tests |",
 			"Drop a test: go TestTwo is gone \\(a\\_test.go\\:7\\)",
-			"```sh\ngit -c core.abbrev=40 -c sequence.editor=",
+			"```sh\nGIT_SEQUENCE_EDITOR='f() { awk ",
 		} {
 			if !strings.Contains(sum, want) {
 				t.Errorf("the summary lacks %q:\n%s", want, sum)
