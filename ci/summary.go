@@ -36,6 +36,11 @@ func code(s string) string {
 	return fence + " " + s + " " + fence
 }
 
+// maxListed bounds each list in the summary: GitHub refuses a step summary
+// over 1 MiB, and a commit that deletes a test suite can miss thousands of
+// tests; the text report and the annotations still name every one.
+const maxListed = 100
+
 // WriteMarkdown prints the report as a GitHub job summary: the verdict, a
 // table of the counts at HEAD beside their peaks, then what was refused
 // and the command that fixes it.
@@ -80,10 +85,18 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			for _, u := range d.Uncounted {
 				fmt.Fprintf(&b, "  - %s\n", md(u.Sentence()))
 			}
-			for _, m := range d.Missing {
+			for i, m := range d.Missing {
+				if i == maxListed {
+					fmt.Fprintf(&b, "  - and %d more (`sentinel ci` lists them all)\n", len(d.Missing)-i)
+					break
+				}
 				fmt.Fprintf(&b, "  - %s\n", md(m.Text()))
 			}
-			for _, f := range d.Fewer {
+			for i, f := range d.Fewer {
+				if i == maxListed {
+					fmt.Fprintf(&b, "  - and %d more (`sentinel ci` lists them all)\n", len(d.Fewer)-i)
+					break
+				}
 				fmt.Fprintf(&b, "  - %s\n", md(f.Text()))
 			}
 		}
@@ -94,7 +107,11 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	}
 	if len(r.History) > 0 {
 		b.WriteString("### Peaks lowered without an acceptance\n\n")
-		for _, h := range r.History {
+		for i, h := range r.History {
+			if i == maxListed {
+				fmt.Fprintf(&b, "- and %d more (`sentinel ci` lists them all)\n", len(r.History)-i)
+				break
+			}
 			fmt.Fprintf(&b, "- commit `%s` %s: %s\n", short(h.Commit), md(h.Title), md(h.Reason))
 		}
 		b.WriteString("\nA peak may only fall, and a test may only go, with `sentinel accept` in the same commit.\n\n")
