@@ -23,6 +23,9 @@ type Report struct {
 	Head string `json:"head"`
 	// Checked is the number of commits checked.
 	Checked int `json:"checked"`
+	// Rows are the counts at Head beside their peaks, for the job
+	// summary; the JSON report leaves them to `sentinel status`.
+	Rows []coverage.Row `json:"-"`
 	// Drops are the figures below their peaks at Head.
 	Drops []coverage.Drop `json:"drops"`
 	// History lists commits that lowered a peak without an acceptance.
@@ -61,7 +64,12 @@ func Run(ctx context.Context, dir, base string) (*Report, error) {
 		}
 		return nil, err
 	}
-	return RunCommits(ctx, opts, "HEAD", commits, true)
+	r, err := RunCommits(ctx, opts, "HEAD", commits, true)
+	if err != nil {
+		return nil, err
+	}
+	r.fixMissingAssisted(base, commits)
+	return r, nil
 }
 
 // RunCommits checks the given commits, and the counts at head. Without a
@@ -78,7 +86,7 @@ func RunCommits(ctx context.Context, opts coverage.Options, head string, commits
 	case err != nil:
 		return nil, err
 	default:
-		r.Drops = res.Drops
+		r.Drops, r.Rows = res.Drops, res.Rows
 		if !res.OK() {
 			r.AcceptCommand = res.AcceptCommand()
 		}
@@ -131,7 +139,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	for _, p := range r.PersonOnly {
 		p.writeText(&b)
 	}
-	tr := &trailers.Report{Checked: r.Checked, Findings: r.Attribution, Commits: true}
+	tr := &trailers.Report{Checked: r.Checked, Findings: onceEach(r.Attribution), Commits: true}
 	if len(r.Attribution) > 0 {
 		if err := tr.WriteText(&b); err != nil {
 			return err

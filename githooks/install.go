@@ -102,10 +102,15 @@ pre-push:
       run: sentinel hook pre-push {1} {2}
       use_stdin: true`
 	case "pre-commit":
+		// A local repo calls the sentinel on PATH: sentinel is not yet
+		// published where a remote repo: entry could fetch it.
 		return `In .pre-commit-config.yaml:
-- repo: https://github.com/gitsentinel/sentinel
-  rev: main
-  hooks: [{id: sentinel-commit-msg}, {id: sentinel-pre-commit}, {id: sentinel-pre-push}]
+repos:
+  - repo: local
+    hooks:
+      - {id: sentinel-commit-msg, name: sentinel attribution, entry: sentinel hook commit-msg, language: system, stages: [commit-msg], always_run: true}
+      - {id: sentinel-pre-commit, name: sentinel test ratchet, entry: sentinel hook pre-commit, language: system, stages: [pre-commit], pass_filenames: false, always_run: true}
+      - {id: sentinel-pre-push, name: sentinel test ratchet (push), entry: sentinel hook pre-push, language: system, stages: [pre-push], pass_filenames: false, always_run: true}
 Then: pre-commit install --hook-type commit-msg --hook-type pre-commit --hook-type pre-push`
 	}
 	return ""

@@ -71,6 +71,10 @@ type Violation struct {
 	Reason string `json:"reason"`
 	// Fix says how to put it right.
 	Fix string `json:"fix"`
+	// Assisted is, for RuleMissingAssisted, the Assisted-by value the
+	// commit lacks (the agent its evidence names, the model unknown), so
+	// that a caller who knows the commit can print a command that adds it.
+	Assisted string `json:"-"`
 }
 
 // Outcome is the result of applying the policy to a message.
@@ -102,6 +106,9 @@ func (s *Syntax) Apply(msg []byte, p Policy) (Outcome, error) {
 	credited := false
 	rewritten := map[string]bool{}
 	evidence := false
+	// seen is the agent the evidence names, for the value a missing
+	// Assisted-by should carry.
+	var seen *Agent
 	hasAssisted := false
 
 	for _, ln := range b.Lines {
@@ -119,7 +126,7 @@ func (s *Syntax) Apply(msg []byte, p Policy) (Outcome, error) {
 			continue
 		}
 		if a := MatchIdentity(ln.Value); a != nil {
-			evidence = true
+			evidence, seen = true, a
 			if strings.EqualFold(key, "Co-authored-by") && p.Coauthor == CoauthorRewrite {
 				// The Assisted-by takes the co-author's place in the block;
 				// a second line for the same value is only removed.
@@ -175,7 +182,7 @@ func (s *Syntax) Apply(msg []byte, p Policy) (Outcome, error) {
 		if a == nil {
 			continue
 		}
-		evidence = true
+		evidence, seen = true, a
 		lineNo, _ := position(msg, i)
 		switch p.Footer {
 		case FooterStrip:
@@ -193,8 +200,9 @@ func (s *Syntax) Apply(msg []byte, p Policy) (Outcome, error) {
 	if p.RequireAssisted && evidence && !hasAssisted && !credited && p.Detected == nil {
 		out.Violations = append(out.Violations, Violation{
 			Rule: RuleMissingAssisted, Line: 1, Text: firstLine(msg),
-			Reason: "the message shows an AI agent's hand (an agent footer or co-author) but carries no Assisted-by",
-			Fix:    "amend the commit with `sentinel trailers add --assisted-by AGENT:MODEL FILE`, or install the hook with `sentinel install` so new commits get it",
+			Reason:   "the message shows an AI agent's hand (an agent footer or co-author) but carries no Assisted-by",
+			Fix:      "amend the commit with `sentinel trailers add --assisted-by AGENT:MODEL FILE`, or install the hook with `sentinel install` so new commits get it",
+			Assisted: (&Detection{Agent: seen, Name: seen.Name}).Value(p.Format, p.Tools),
 		})
 	}
 	if len(out.Violations) > 0 {

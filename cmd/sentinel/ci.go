@@ -11,6 +11,9 @@ import (
 type ciOptions struct {
 	base   string
 	format string
+	// summary is a file to append a markdown summary to, such as
+	// $GITHUB_STEP_SUMMARY.
+	summary string
 }
 
 func ciCommand(e *env) *cli.Command {
@@ -20,19 +23,25 @@ func ciCommand(e *env) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "base", Usage: "check the commits after this one (default: all of HEAD's history)"},
 			formatFlag("text", "json", "github"),
+			&cli.StringFlag{Name: "summary", Usage: "also append a markdown summary (counts, peaks, what was refused) to `FILE`, such as $GITHUB_STEP_SUMMARY"},
 		},
 		Action: func(c *cli.Context) error {
 			f, err := checkFormat(c, "text", "json", "github")
 			if err != nil {
 				return err
 			}
-			return runCI(c, e, ciOptions{base: c.String("base"), format: f})
+			return runCI(c, e, ciOptions{base: c.String("base"), format: f, summary: c.String("summary")})
 		},
 	}
 }
 
 func runCI(c *cli.Context, e *env, o ciOptions) error {
 	r, err := ci.Run(c.Context, e.dir, o.base)
+	if o.summary != "" {
+		if serr := ci.AppendSummary(o.summary, r, err); serr != nil && err == nil {
+			return serr
+		}
+	}
 	if err != nil {
 		return err
 	}

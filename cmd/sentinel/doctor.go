@@ -173,7 +173,9 @@ func runDoctor(c *cli.Context, e *env) error {
 }
 
 // upgradeSentinel is the fix for a sentinel that is missing or too old.
-const upgradeSentinel = "make install   # or: go install github.com/gitsentinel/sentinel/cmd/sentinel@latest"
+// There is no release to `go install …@latest` yet: the way in is the
+// source and its Makefile, which installs the front and the engine.
+const upgradeSentinel = "make install   # in a clone of sentinel's source"
 
 // checkBaseline reports the work tree's baseline: there and readable, or
 // what is wrong with it (at its line and column) and the fixes. A baseline

@@ -206,7 +206,7 @@ func guardHookCommand(t *guard.Target, user bool) (string, string, error) {
 	}
 	command, err := t.HookCommand(bin, !user)
 	if err != nil {
-		return "", "", fmt.Errorf("the guard cannot run this binary from where it is: %w; move sentinel to a plain path (go install puts it in ~/go/bin), then run: sentinel guard install --agent %s%s", err, t.Agent, flag)
+		return "", "", fmt.Errorf("the guard cannot run this binary from where it is: %w; move sentinel to a plain path (make install puts it in $(go env GOPATH)/bin), then run: sentinel guard install --agent %s%s", err, t.Agent, flag)
 	}
 	return bin, command, nil
 }
