@@ -44,6 +44,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 			ciCommand(e),
 			doctorCommand(e),
 			guardCommand(e),
+			historyCommand(e),
 			countCommand(e),
 			trailersCommand(e),
 			hookCommand(e),
