@@ -53,7 +53,8 @@ type Commit struct {
 	// Error is set.
 	Peaks map[string]coverage.Peak `json:"peaks"`
 	// Highs are the highest figures each row has recorded up to and with
-	// this commit: acceptances do not lower them.
+	// this commit, from the start of the history (or the baseline of
+	// Since): acceptances do not lower them.
 	Highs map[string]coverage.Peak `json:"highs"`
 	// Accepted are the acceptances this commit adds.
 	Accepted []Acceptance `json:"accepted"`
