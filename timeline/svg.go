@@ -50,8 +50,8 @@ type panel struct {
 	errMarkers []marker
 }
 
-// series is one row's line in a panel: the recorded peaks, and the highs
-// as a step line. NaN is a gap.
+// series is one row's line in a panel: the recorded peaks, and under them
+// the highs, fainter; both are step lines. NaN is a gap.
 type series struct {
 	key, colour  string
 	level, highs []float64 // y per commit
@@ -173,8 +173,9 @@ func niceRange(lo, hi int) (int, int, []int) {
 }
 
 // WriteSVG writes the timeline as a standalone SVG chart: a panel for
-// tests and one for assertions, a line per row for the peaks its commits
-// recorded, a fainter step line for the highest reached, a red marker
+// tests and one for assertions, a step line per row for the peaks its
+// commits recorded, a fainter one under it for the highest reached (the
+// two part where an acceptance lowered the peak), a red marker
 // where an acceptance lowered a figure (its reason in a tooltip), a grey
 // cross on the axis where a baseline does not read, and the commits'
 // dates along the x axis. Every piece of text is escaped.
@@ -217,7 +218,7 @@ func WriteSVG(w io.Writer, t *Timeline) error {
 		}
 		for _, s := range pn.series {
 			p(`<g class="row" data-key="%s"><title>%s</title>`+"\n", esc(s.key), esc(s.key+" "+pn.figure))
-			if d := linePath(c.xs, s.level); d != "" {
+			if d := stepPath(c.xs, s.level); d != "" {
 				p(`<path d="%s" fill="none" stroke="%s" stroke-width="2.5" stroke-linejoin="round" stroke-linecap="round"/>`+"\n", d, s.colour)
 			}
 			for i, v := range s.level {
@@ -255,26 +256,9 @@ func WriteSVG(w io.Writer, t *Timeline) error {
 	return bw.Flush()
 }
 
-// linePath joins the points, breaking at each gap.
-func linePath(xs, ys []float64) string {
-	var b strings.Builder
-	pen := false
-	for i, y := range ys {
-		if math.IsNaN(y) {
-			pen = false
-			continue
-		}
-		cmd := "L"
-		if !pen {
-			cmd = "M"
-		}
-		fmt.Fprintf(&b, "%s%.1f %.1f", cmd, xs[i], y)
-		pen = true
-	}
-	return b.String()
-}
-
-// stepPath draws the values as steps: each holds until the next commit.
+// stepPath draws the values as steps: a baseline's figure holds until the
+// next commit that changes it, so the line is flat between commits and
+// rises or falls at the commit that moved it.
 func stepPath(xs, ys []float64) string {
 	var b strings.Builder
 	pen := false

@@ -135,12 +135,12 @@ func TestSVGRenders(t *testing.T) {
 	for _, p := range c.panels {
 		for _, s := range p.series {
 			want := hex(t, s.colour)
-			// The middle of each segment the line draws.
+			// The middle of each step the line draws.
 			for i := 0; i+1 < len(s.level); i++ {
 				if math.IsNaN(s.level[i]) || math.IsNaN(s.level[i+1]) {
 					continue
 				}
-				x, y := (c.xs[i]+c.xs[i+1])/2, (s.level[i]+s.level[i+1])/2
+				x, y := (c.xs[i]+c.xs[i+1])/2, s.level[i]
 				if got := at(img, x, y); !near(got, want, 40) {
 					t.Errorf("%s %s: at (%.0f,%.0f), between commits %d and %d, got %v, want the line's %v", p.figure, s.key, x, y, i, i+1, got, want)
 				}
