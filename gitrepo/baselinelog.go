@@ -35,12 +35,13 @@ type FileCommit struct {
 }
 
 // FileLog lists, oldest first, the commits on the first-parent line of
-// HEAD that changed path, each with the file it holds, in two git
+// HEAD that changed path (relative to the root of the work tree that holds
+// dir), each with the file it holds, in two git
 // processes: one git log and one git cat-file --batch. With since set,
 // the commits reachable from since are left out; ErrUnknownRevision means
 // git cannot resolve it. An unborn HEAD has no commits.
-func FileLog(ctx context.Context, root, since, path string) ([]FileCommit, error) {
-	g := &Git{Dir: root}
+func FileLog(ctx context.Context, dir, since, path string) ([]FileCommit, error) {
+	g := &Git{Dir: dir}
 	rev := "HEAD"
 	if since != "" {
 		if _, err := g.locate(ctx, since); err != nil {
@@ -53,7 +54,9 @@ func FileLog(ctx context.Context, root, since, path string) ([]FileCommit, error
 	} else if err != nil {
 		return nil, err
 	}
-	out, err := g.run(ctx, nil, ArgvFileLog, rev, "--", path)
+	// ":(top)" reads path from the root, wherever in the work tree dir is,
+	// as the "REV:path" specs below do.
+	out, err := g.run(ctx, nil, ArgvFileLog, rev, "--", ":(top)"+path)
 	if err != nil {
 		return nil, fmt.Errorf("list the commits that changed %s: %w", path, err)
 	}
@@ -73,7 +76,7 @@ func FileLog(ctx context.Context, root, since, path string) ([]FileCommit, error
 	for i, c := range commits {
 		specs[i] = c.Hash + ":" + path
 	}
-	blobs, err := ReadSpecs(ctx, root, specs)
+	blobs, err := ReadSpecs(ctx, dir, specs)
 	if err != nil {
 		return nil, err
 	}

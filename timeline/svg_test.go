@@ -3,6 +3,8 @@ package timeline
 import (
 	"bytes"
 	"encoding/xml"
+	"errors"
+	"io"
 	"image"
 	"image/color"
 	"image/png"
@@ -73,7 +75,7 @@ func TestSVGEscapes(t *testing.T) {
 	for {
 		tok, err := d.Token()
 		if err != nil {
-			if err.Error() != "EOF" {
+			if !errors.Is(err, io.EOF) {
 				t.Fatalf("the SVG is not well-formed: %v", err)
 			}
 			break
@@ -197,4 +199,29 @@ func blend(c color.NRGBA, a float64) color.NRGBA {
 func near(a, b color.NRGBA, tol int) bool {
 	d := func(x, y uint8) int { return max(int(x)-int(y), int(y)-int(x)) }
 	return d(a.R, b.R) <= tol && d(a.G, b.G) <= tol && d(a.B, b.B) <= tol
+}
+
+// TestSVGSmall draws a history of no commit and of one: well-formed, and
+// no NaN or infinite coordinate.
+func TestSVGSmall(t *testing.T) {
+	one := demo(t)
+	one.Commits = one.Commits[:1]
+	for name, tl := range map[string]*Timeline{"none": build("", nil, nil), "one": one} {
+		var buf bytes.Buffer
+		if err := WriteSVG(&buf, tl); err != nil {
+			t.Fatal(err)
+		}
+		if s := buf.String(); strings.Contains(s, "NaN") || strings.Contains(s, "Inf") {
+			t.Errorf("%s: a coordinate is not a number:\n%s", name, s)
+		}
+		d := xml.NewDecoder(&buf)
+		for {
+			if _, err := d.Token(); err != nil {
+				if !errors.Is(err, io.EOF) {
+					t.Errorf("%s: not well-formed: %v", name, err)
+				}
+				break
+			}
+		}
+	}
 }
