@@ -52,6 +52,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 			completionCommand(e),
 			doctorCommand(e),
 			guardCommand(e),
+			historyCommand(e),
 			countCommand(e),
 			trailersCommand(e),
 			hookCommand(e),
