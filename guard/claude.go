@@ -129,10 +129,7 @@ func decideInput(input []byte, dialect Dialect, newEnv func(cwd string) *Env, p 
 		call.Cwd = abs
 	}
 	e := newEnv(call.Cwd)
-	if p != nil {
-		e.Level = max(e.Level, p.Level)
-		e.Secrets = append(e.Secrets, p.Secrets...)
-	}
+	e.Apply(p)
 	var d *Decision
 	switch call.Kind {
 	case "bash":

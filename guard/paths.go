@@ -59,6 +59,10 @@ type Env struct {
 	Level Level
 	// Secrets are the configured globs of more secret paths.
 	Secrets []string
+	// CacheDirs are the count cache's directories outside the git dir
+	// (SENTINEL_CACHE_DIR, [coverage] cache_dir): sentinel's state, like
+	// the git dir's sentinel/.
+	CacheDirs []string
 }
 
 // ask is the verdict for what the guard cannot read: asked at the standard
@@ -141,6 +145,17 @@ func hasAnySuffix(s string, suffixes ...string) bool {
 	return false
 }
 
+// Apply adds what the configuration says to the environment: the guard's
+// level, more secret paths, the count cache's directory.
+func (e *Env) Apply(p *Policy) {
+	if p == nil {
+		return
+	}
+	e.Level = max(e.Level, p.Level)
+	e.Secrets = append(e.Secrets, p.Secrets...)
+	e.CacheDirs = append(e.CacheDirs, p.CacheDirs...)
+}
+
 // NewEnv builds the environment of a tool call from its working directory
 // and the process environment.
 func NewEnv(cwd string, getenv func(string) string) *Env {
@@ -162,6 +177,9 @@ func NewEnv(cwd string, getenv func(string) string) *Env {
 		e.Self = self
 	}
 	e.Path = filepath.SplitList(getenv("PATH"))
+	if d := getenv("SENTINEL_CACHE_DIR"); d != "" {
+		e.CacheDirs = append(e.CacheDirs, e.Resolve(d))
+	}
 	if lp := LogPath(getenv); lp != "" {
 		e.StateDir = filepath.Dir(lp)
 	}

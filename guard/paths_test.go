@@ -99,3 +99,39 @@ func shellQuote(s string) string {
 	}
 	return out + "'"
 }
+
+// TestCacheDirIsSentinels holds the count cache to the rule of sentinel's
+// own state wherever it is moved: the ratchet trusts its entries, so a
+// forged one would pass a commit whose tests are gone.
+func TestCacheDirIsSentinels(t *testing.T) {
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, ".sentinel"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, ".sentinel", "config.toml"), []byte("[coverage]\ncache_dir = \"../shared-cache\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := LoadPolicy("", root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromEnv := filepath.Join(t.TempDir(), "env-cache")
+	e := NewEnv(root, func(k string) string {
+		if k == "SENTINEL_CACHE_DIR" {
+			return fromEnv
+		}
+		return ""
+	})
+	e.Apply(p)
+	configured := filepath.Join(filepath.Dir(root), "shared-cache")
+	for _, tc := range []struct{ command, want string }{
+		{"cp /tmp/forged " + filepath.Join(configured, "counts-v14.bin"), Deny.String()},
+		{"rm -rf " + configured, Deny.String()},
+		{"echo x > " + filepath.Join(fromEnv, "counts-v14.bin"), Deny.String()},
+		{"cp /tmp/forged " + filepath.Join(filepath.Dir(root), "shared-cache-not", "x"), Allow.String()},
+	} {
+		if got := EvaluateCommand(tc.command, e, p).Verdict.String(); got != tc.want {
+			t.Errorf("%s: %s, want %s", tc.command, got, tc.want)
+		}
+	}
+}

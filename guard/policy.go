@@ -23,6 +23,10 @@ type Policy struct {
 	// Secrets are the configured globs of more secret paths, the user's
 	// and the project's.
 	Secrets []string
+	// CacheDirs are where the project's configuration puts the count
+	// cache ([coverage] cache_dir), resolved: a forged entry there would
+	// pass a commit whose tests are gone.
+	CacheDirs []string
 	// Log is what the audit trail records: "refusals", "all" or "off".
 	Log string
 	// Checker reviews what the rules let through; from the user's own
@@ -70,6 +74,12 @@ func LoadPolicy(userPath, projectRoot string) (*Policy, error) {
 		}
 		if cfg != nil {
 			p.raise(cfg.Guard)
+			if d := cfg.Coverage.CacheDir; d != "" {
+				if !filepath.IsAbs(d) {
+					d = filepath.Join(projectRoot, filepath.FromSlash(d))
+				}
+				p.CacheDirs = append(p.CacheDirs, filepath.Clean(d))
+			}
 			if err := p.addRules(cfg.Guard.Rules, "project", false); err != nil {
 				return nil, err
 			}

@@ -118,10 +118,23 @@ func (e *Env) checkResolved(p string) *PathFinding {
 	case strings.Contains(lower+"/", "/.sentinel/"), e.UserConfig != "" && within(lower, strings.ToLower(filepath.ToSlash(e.UserConfig))),
 		e.StateDir != "" && within(lower, strings.ToLower(filepath.ToSlash(e.StateDir))):
 		return &PathFinding{ID: "path.sentinel", Reason: "a write to sentinel's own files; a person changes them"}
+	case e.inCacheDir(lower):
+		return &PathFinding{ID: "path.sentinel", Reason: "a write to sentinel's count cache, which the ratchet trusts"}
 	case e.isSentinelBinary(p):
 		return &PathFinding{ID: "path.sentinel", Reason: "a write to the sentinel binary itself"}
 	}
 	return nil
+}
+
+// inCacheDir reports a lower-cased slash path in one of the count cache's
+// directories.
+func (e *Env) inCacheDir(lower string) bool {
+	for _, d := range e.CacheDirs {
+		if within(lower, strings.ToLower(filepath.ToSlash(d))) {
+			return true
+		}
+	}
+	return false
 }
 
 // isSentinelBinary reports the running binary, and a program named
