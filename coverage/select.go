@@ -31,6 +31,7 @@ type runnerSelection interface {
 type projectFiles struct {
 	s       *snapshot
 	configs map[string]*entry // by path, the files whose base name a selection asked for
+	order   []string          // their paths, in snapshot order
 	dirs    map[string]bool   // built on first use
 }
 
@@ -65,9 +66,8 @@ func (pf *projectFiles) isDir(p string) bool {
 // paths returns the config files a selection asked for, in snapshot order.
 func (pf *projectFiles) paths(match func(base string) bool) []string {
 	var out []string
-	for i := range pf.s.entries {
-		p := pf.s.entries[i].path
-		if pf.configs[p] != nil && match(path.Base(p)) {
+	for _, p := range pf.order {
+		if match(path.Base(p)) {
 			out = append(out, p)
 		}
 	}
@@ -111,6 +111,7 @@ func newSelection(ctx context.Context, s *snapshot) *selection {
 		for _, k := range runnerKinds {
 			if k.config(base) {
 				pf.configs[e.path] = e
+				pf.order = append(pf.order, e.path)
 				break
 			}
 		}
