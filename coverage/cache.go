@@ -40,6 +40,17 @@ type cache struct {
 	// read is the file as it was found before it was read; a save that
 	// finds the same file has nothing of another run's to merge.
 	read os.FileInfo
+	// loaded is closed once the file is decoded: the decode runs beside
+	// the listing of the snapshot and the runners' selection, and every
+	// use of entries or read waits for it.
+	loaded chan struct{}
+}
+
+// wait blocks until the cache file is decoded.
+func (c *cache) wait() {
+	if c.loaded != nil {
+		<-c.loaded
+	}
 }
 
 // cacheName is the cache file's name; the engine version is part of it, so
@@ -114,10 +125,14 @@ func openCache(commonDir, configured string) *cache {
 	if c.root == "" {
 		return c
 	}
-	c.read = c.stat()
-	if m := readCache(c.root, c.rel); m != nil {
-		c.entries = m
-	}
+	c.loaded = make(chan struct{})
+	go func() {
+		defer close(c.loaded)
+		c.read = c.stat()
+		if m := readCache(c.root, c.rel); m != nil {
+			c.entries = m
+		}
+	}()
 	return c
 }
 
@@ -135,6 +150,7 @@ func (c *cache) stat() os.FileInfo {
 // save renames a new file into place, so another run's save shows as
 // another file (or another size or time).
 func (c *cache) unchanged() bool {
+	c.wait()
 	now := c.stat()
 	if c.read == nil || now == nil {
 		return c.read == nil && now == nil
@@ -165,12 +181,14 @@ func tooLargeKey(blob string) string {
 }
 
 func (c *cache) get(key string) *languages.Result {
+	c.wait()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.entries[key]
 }
 
 func (c *cache) put(key string, r *languages.Result) {
+	c.wait()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.entries[key] = r
@@ -199,6 +217,7 @@ func (c *cache) putTooLarge(blob string) {
 // complete cache, and at worst lacks what another run added at the same
 // moment.
 func (c *cache) save() error {
+	c.wait()
 	if c.root == "" || c.added == 0 {
 		return nil
 	}

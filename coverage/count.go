@@ -32,6 +32,8 @@ const MaxFileSize = 8 << 20
 type Options struct {
 	// cache, when set, is the cache to count through, already open.
 	cache *cache
+	// info, when set, is where the repository lives, already asked.
+	info *gitrepo.Info
 	// Dir is a directory inside the repository, or the directory to count
 	// in Plain mode.
 	Dir string
@@ -309,6 +311,7 @@ func countSnapshot(ctx context.Context, s *snapshot, o Options) (*Counts, error)
 		if l == nil {
 			continue
 		}
+		e.settle()
 		switch e.mode {
 		case "120000":
 			out.Skipped = append(out.Skipped, skip(e.path, "symlink", "is now a symbolic link", false))
@@ -585,6 +588,7 @@ func CountTargets(ctx context.Context, dir string, targets []string, o Options) 
 	var merged *Counts
 	var inRepo []string
 	repoRoot := ""
+	var repo *gitrepo.Info
 	for _, t := range targets {
 		abs := t
 		if !filepath.IsAbs(abs) {
@@ -621,7 +625,7 @@ func CountTargets(ctx context.Context, dir string, targets []string, o Options) 
 		if repoRoot != "" && repoRoot != info.Root {
 			return nil, fmt.Errorf("count %s: the paths are in different repositories; count each on its own", quote.Path(t))
 		}
-		repoRoot = info.Root
+		repoRoot, repo = info.Root, info
 		rel, err := filepath.Rel(info.Root, abs)
 		if err != nil || strings.HasPrefix(rel, "..") {
 			return nil, fmt.Errorf("count %s: outside the repository at %s", quote.Path(t), quote.Path(info.Root))
@@ -634,7 +638,7 @@ func CountTargets(ctx context.Context, dir string, targets []string, o Options) 
 			return nil, err
 		}
 		ro := o
-		ro.Dir, ro.Paths = repoRoot, inRepo
+		ro.Dir, ro.Paths, ro.info = repoRoot, inRepo, repo
 		ro.Excludes = append(append([]string(nil), o.Excludes...), cfg.Coverage.Exclude...)
 		if ro.CacheDir == "" {
 			ro.CacheDir = ResolveCacheDir(repoRoot, cfg.Coverage.CacheDir)

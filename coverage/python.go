@@ -573,6 +573,7 @@ func (pc *pyCount) read(ctx context.Context, c *cache, idxs []int, o Options) (i
 	var jobs []job
 	for _, i := range idxs {
 		e := &pc.all[i]
+		e.settle()
 		if e.blob != "" {
 			if r := c.get(cacheKey(languages.Python.Name, ".py", e.blob)); r != nil && !r.Filtered {
 				results[i] = r

@@ -48,6 +48,22 @@ type entry struct {
 	// worktree says the content is the work tree's file at path, below
 	// the snapshot's root.
 	worktree bool
+	// wt, until settle, is the index whose stat data says whether the
+	// work-tree file still has blob's content; wi is the entry's place
+	// in it. Only the files that are counted or read are compared.
+	wt *gitrepo.Index
+	wi int
+}
+
+// settle drops the blob id of a work-tree file that may no longer hold the
+// index's content: its content is then hashed when read.
+func (e *entry) settle() {
+	if e.wt != nil {
+		if e.wt.Changed(e.wi) {
+			e.blob = ""
+		}
+		e.wt = nil
+	}
 }
 
 // snapshot is the list of files to count and a way to read them.
@@ -124,12 +140,19 @@ func openSnapshot(ctx context.Context, o *Options) (*snapshot, error) {
 	if o.Mode == Plain {
 		return plainSnapshot(o.Dir)
 	}
-	info, err := gitrepo.RepoInfo(ctx, o.Dir)
-	if err != nil {
-		return nil, err
+	info := o.info
+	if info == nil {
+		var err error
+		if info, err = gitrepo.RepoInfo(ctx, o.Dir); err != nil {
+			return nil, err
+		}
 	}
 	if info.Root == "" {
 		return nil, errors.New("a bare repository has no work tree to count: pass --rev REV")
+	}
+	if o.cache == nil {
+		// Decoded while the snapshot is listed.
+		o.cache = openCache(info.CommonDir, o.CacheDir)
 	}
 	s := &snapshot{root: info.Root, info: info, objects: gitrepo.OpenObjects(info)}
 	switch o.Mode {
@@ -141,7 +164,7 @@ func openSnapshot(ctx context.Context, o *Options) (*snapshot, error) {
 		}
 		s.entries = es
 	case Index:
-		es, err := gitrepo.IndexEntries(ctx, info.Root)
+		es, err := gitrepo.IndexEntries(ctx, info)
 		if err != nil {
 			s.close()
 			return nil, err
@@ -153,27 +176,18 @@ func openSnapshot(ctx context.Context, o *Options) (*snapshot, error) {
 			s.entries = append(s.entries, entry{path: e.Path, blob: e.Blob, mode: e.Mode})
 		}
 	default:
-		es, err := gitrepo.IndexEntries(ctx, info.Root)
+		ix, err := gitrepo.WorkTreeIndex(ctx, info)
 		if err != nil {
 			s.close()
 			return nil, err
 		}
-		modified, err := gitrepo.ModifiedFiles(ctx, info.Root)
-		if err != nil {
-			s.close()
-			return nil, err
-		}
+		es := ix.Entries
 		s.entries = make([]entry, 0, len(es))
 		for i, e := range es {
 			if i > 0 && es[i-1].Path == e.Path {
 				continue // conflict stages, listed together: the work tree has one copy
 			}
-			en := entry{path: e.Path, blob: e.Blob, mode: e.Mode, worktree: true}
-			if modified[e.Path] || e.Stage != 0 {
-				// The content is not the index's: hash it when read.
-				en.blob = ""
-			}
-			s.entries = append(s.entries, en)
+			s.entries = append(s.entries, entry{path: e.Path, blob: e.Blob, mode: e.Mode, worktree: true, wt: ix, wi: i})
 		}
 	}
 	return s, nil

@@ -80,7 +80,15 @@ func TestAwkwardFileNames(t *testing.T) {
 	for _, n := range names {
 		want[n] = true
 	}
-	idx, err := IndexEntries(ctx, dir)
+	idx, err := IndexEntriesGit(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := RepoInfo(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	own, err := ReadIndex(info)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +96,7 @@ func TestAwkwardFileNames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for what, es := range map[string][]Entry{"index": idx, "tree": tree} {
+	for what, es := range map[string][]Entry{"index": idx, "index read in-process": own.Entries, "tree": tree} {
 		if len(es) != len(names) {
 			t.Errorf("%s: %d entries, want %d", what, len(es), len(names))
 		}

@@ -84,8 +84,9 @@ type Entry struct {
 	Stage int
 }
 
-// IndexEntries lists the index git would commit, honouring GIT_INDEX_FILE.
-func IndexEntries(ctx context.Context, root string) ([]Entry, error) {
+// IndexEntriesGit lists the index git would commit, honouring
+// GIT_INDEX_FILE, through `git ls-files`.
+func IndexEntriesGit(ctx context.Context, root string) ([]Entry, error) {
 	out, err := (&Git{Dir: root}).run(ctx, nil, ArgvLsFilesStage)
 	if err != nil {
 		return nil, fmt.Errorf("list the index: %w", err)
