@@ -265,7 +265,12 @@ func (l *Language) compile(ext string) (*compiledQueries, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s: no grammar for %q", l.Name, ext)
 	}
-	cq := &compiledQueries{lang: grammar(), queries: map[string]*sitter.Query{}, predicates: map[string]bool{}, captures: map[string][]string{}}
+	return l.compileFor(grammar())
+}
+
+// compileFor compiles the language's queries for a grammar.
+func (l *Language) compileFor(lang *sitter.Language) (*compiledQueries, error) {
+	cq := &compiledQueries{lang: lang, queries: map[string]*sitter.Query{}, predicates: map[string]bool{}, captures: map[string][]string{}}
 	for name, src := range l.Queries {
 		q, err := sitter.NewQuery([]byte(src), cq.lang)
 		if err != nil {
@@ -335,35 +340,50 @@ func (p *Parser) Close() {
 	p.cursor.Close()
 }
 
-func (p *Parser) queriesFor(l *Language, ext string) (*compiledQueries, error) {
-	if cq := p.queries[l][ext]; cq != nil {
-		return cq, nil
-	}
-	cq, err := l.compile(ext)
-	if err != nil {
-		return nil, err
-	}
-	if p.queries[l] == nil {
-		p.queries[l] = map[string]*compiledQueries{}
-	}
-	p.queries[l][ext] = cq
-	return cq, nil
-}
-
 // Count parses src as a file of language l at path p and counts it.
 func (p *Parser) Count(ctx context.Context, l *Language, filePath string, src []byte) (*Result, error) {
-	cq, err := p.queriesFor(l, path.Ext(filePath))
-	if err != nil {
-		return nil, err
+	ext := path.Ext(filePath)
+	cq := p.queries[l][ext]
+	var lang *sitter.Language
+	var compiled chan error
+	if cq != nil {
+		lang = cq.lang
+	} else {
+		// The first file of a language: its queries compile on another
+		// core while the file is parsed (a few ms each, on a hook's
+		// critical path when one file changed).
+		grammar, ok := l.Grammars[ext]
+		if !ok {
+			return nil, fmt.Errorf("%s: no grammar for %q", l.Name, ext)
+		}
+		lang = grammar()
+		compiled = make(chan error, 1)
+		go func() {
+			var err error
+			cq, err = l.compileFor(lang)
+			compiled <- err
+		}()
 	}
-	sp := p.parsers[cq.lang]
+	sp := p.parsers[lang]
 	if sp == nil {
 		sp = sitter.NewParser()
-		sp.SetLanguage(cq.lang)
-		p.parsers[cq.lang] = sp
+		sp.SetLanguage(lang)
+		p.parsers[lang] = sp
 	}
 	sp.SetOperationLimit(int(p.Timeout.Microseconds()))
 	tree, err := sp.ParseCtx(ctx, nil, src)
+	if compiled != nil {
+		if cerr := <-compiled; cerr != nil {
+			if err == nil {
+				tree.Close()
+			}
+			return nil, cerr
+		}
+		if p.queries[l] == nil {
+			p.queries[l] = map[string]*compiledQueries{}
+		}
+		p.queries[l][ext] = cq
+	}
 	if errors.Is(err, sitter.ErrOperationLimit) {
 		sp.Reset()
 		return nil, fmt.Errorf("parse %s: %w after %v", filePath, ErrParseTimeout, p.Timeout)
