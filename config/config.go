@@ -176,7 +176,7 @@ func Parse(name string, data []byte) (*Config, error) {
 		if errors.As(err, &sm) && len(sm.Errors) > 0 {
 			e := sm.Errors[0]
 			row, col := e.Position()
-			return nil, fmt.Errorf("%s:%d:%d: unknown key %s%s", name, row, col, strings.Join(e.Key(), "."), unknownKeyHint(e.Key()))
+			return nil, &KeyError{File: name, Line: row, Col: col, Key: e.Key()}
 		}
 		var de *toml.DecodeError
 		if errors.As(err, &de) {

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 
@@ -64,4 +65,52 @@ func unknownKeyHint(key []string) string {
 		return ""
 	}
 	return suggest.DidYouMean(key[len(key)-1], siblingKeys(key), nil)
+}
+
+// KeyError is a key the configuration does not know, at its place in the
+// file: a typo that strict decoding refuses.
+type KeyError struct {
+	// File is the file's name as given to Parse.
+	File string
+	// Line and Col are the key's position, from 1.
+	Line, Col int
+	// Key is the key's path, table by table (ratchet, auto_rasie).
+	Key []string
+}
+
+// Error names the file, the position and the key, and the known key it is
+// likely a typo of.
+func (e *KeyError) Error() string {
+	return fmt.Sprintf("%s:%d:%d: unknown key %s%s", e.File, e.Line, e.Col, strings.Join(e.Key, "."), unknownKeyHint(e.Key))
+}
+
+// Suggestion returns the known key nearest to the unknown one, or "" when
+// none is near enough to be what was meant.
+func (e *KeyError) Suggestion() string {
+	if len(e.Key) == 0 {
+		return ""
+	}
+	return suggest.Closest(e.Key[len(e.Key)-1], siblingKeys(e.Key))
+}
+
+// Fix says what edit makes the file read: the key renamed to the one it
+// is likely a typo of, or removed, with the keys its table does know.
+func (e *KeyError) Fix() string {
+	at := fmt.Sprintf("%s:%d:%d", e.File, e.Line, e.Col)
+	last := ""
+	if len(e.Key) > 0 {
+		last = e.Key[len(e.Key)-1]
+	}
+	if s := e.Suggestion(); s != "" {
+		return fmt.Sprintf("rename %s to %s at %s", last, s, at)
+	}
+	fix := fmt.Sprintf("remove %s at %s", strings.Join(e.Key, "."), at)
+	if keys := siblingKeys(e.Key); len(keys) > 0 {
+		table := "the top level"
+		if len(e.Key) > 1 {
+			table = "[" + strings.Join(e.Key[:len(e.Key)-1], ".") + "]"
+		}
+		fix += "; " + table + " knows " + strings.Join(keys, ", ")
+	}
+	return fix
 }

@@ -1,6 +1,9 @@
 package config
 
-import "testing"
+import (
+	"errors"
+	"testing"
+)
 
 func TestUnknownKeyHint(t *testing.T) {
 	for _, tc := range []struct{ data, want string }{
@@ -14,6 +17,25 @@ func TestUnknownKeyHint(t *testing.T) {
 		_, err := Parse("c.toml", []byte(tc.data))
 		if err == nil || err.Error() != tc.want {
 			t.Errorf("Parse(%q) = %v, want %q", tc.data, err, tc.want)
+		}
+	}
+}
+
+// TestKeyErrorFix: the fix names the edit, the key it is a typo of, or the
+// keys the table knows when there is no near one.
+func TestKeyErrorFix(t *testing.T) {
+	for _, tc := range []struct{ data, want string }{
+		{"[ratchet]\nauto_rasie = false\n", "rename auto_rasie to auto_raise at c.toml:2:1"},
+		{"[trailer]\nformat = \"x\"\n", "rename trailer to trailers at c.toml:1:2"},
+		{"[ratchet]\nfrobnicate = 1\n", "remove ratchet.frobnicate at c.toml:2:1; [ratchet] knows auto_raise, signers"},
+	} {
+		_, err := Parse("c.toml", []byte(tc.data))
+		var ke *KeyError
+		if !errors.As(err, &ke) {
+			t.Fatalf("Parse(%q) = %v, want a KeyError", tc.data, err)
+		}
+		if got := ke.Fix(); got != tc.want {
+			t.Errorf("Parse(%q).Fix() = %q, want %q", tc.data, got, tc.want)
 		}
 	}
 }

@@ -187,7 +187,27 @@ func Install(ctx context.Context, o InstallOptions) ([]Action, error) {
 	if err != nil {
 		return nil, err
 	}
+	var actions []Action
 	if !o.Force {
+		// A hook a manager's configuration already runs sentinel for
+		// is left to that manager; the others are sentinel's to
+		// install, unless a manager owns them.
+		var managed map[string]*ManagedHook
+		if root, err := gitrepo.FindRoot(ctx, o.Dir); err == nil {
+			managed = ManagedHooks(root, h)
+			var own []string
+			for _, name := range hooks {
+				if m := managed[name]; m != nil {
+					actions = append(actions, managedAction(root, name, m))
+				} else {
+					own = append(own, name)
+				}
+			}
+			hooks = own
+		}
+		if len(hooks) == 0 {
+			return actions, nil
+		}
 		if me := detectManager(h, hooks); me != nil {
 			return nil, me
 		}
@@ -200,7 +220,6 @@ func Install(ctx context.Context, o InstallOptions) ([]Action, error) {
 		return nil, err
 	}
 	defer unlock()
-	var actions []Action
 	for _, name := range hooks {
 		a, err := installOne(h.Dir, name, o)
 		if err != nil {
@@ -371,14 +390,23 @@ func Uninstall(ctx context.Context, dir string) ([]Action, error) {
 
 // HookStatus says whether one of sentinel's hooks is installed.
 type HookStatus struct {
-	Hook      string
-	Path      string
+	// Hook is the hook's name.
+	Hook string
+	// Path is the hook file git runs.
+	Path string
+	// Installed reports that Path is sentinel's own hook.
 	Installed bool
 	// Foreign reports a hook file that is not sentinel's.
 	Foreign bool
 	// NotExecutable reports an installed hook that git skips because it
 	// lacks the executable bit.
 	NotExecutable bool
+	// Managed is set when a hook manager's configuration runs sentinel
+	// for this hook; its ShimInstalled says whether git reaches it.
+	Managed *ManagedHook
+	// Owner is set when another hook manager owns the hooks, so that
+	// `sentinel install` refuses to take them over.
+	Owner *ManagerError
 }
 
 // executable reports whether git may run the file at path. Windows has no
@@ -388,16 +416,22 @@ func executable(path string) bool {
 	return err == nil && (runtime.GOOS == "windows" || st.Mode().Perm()&0o111 != 0)
 }
 
-// Status reports sentinel's default hooks in the repository containing dir.
+// Status reports sentinel's default hooks in the repository containing dir:
+// sentinel's own, or run by a hook manager's configuration.
 func Status(ctx context.Context, dir string) ([]HookStatus, error) {
 	h, err := gitrepo.HooksDir(ctx, dir)
 	if err != nil {
 		return nil, err
 	}
+	var managed map[string]*ManagedHook
+	if root, err := gitrepo.FindRoot(ctx, dir); err == nil {
+		managed = ManagedHooks(root, h)
+	}
+	owner := Owner(h, managed)
 	var out []HookStatus
 	for _, name := range DefaultHooks {
 		p := filepath.Join(h.Dir, name)
-		st := HookStatus{Hook: name, Path: p}
+		st := HookStatus{Hook: name, Path: p, Managed: managed[name], Owner: owner}
 		if b, err := os.ReadFile(p); err == nil {
 			st.Installed = isOurs(b)
 			st.Foreign = !st.Installed

@@ -25,6 +25,12 @@ type Target struct {
 	// Project and User are the settings files, relative to the project
 	// root and to the home directory.
 	Project, User string
+	// Local is a settings file, relative to the project root, that the
+	// host also reads and that stays out of version control (Claude
+	// Code's settings.local.json). guard install does not write it, but a
+	// guard a person put there is installed all the same. Empty when the
+	// host has none.
+	Local string
 	// Note is what a person must know once the guard is installed there:
 	// a host that must be told to trust or enable it, or the version it
 	// needs. Empty when there is nothing to say.
@@ -85,7 +91,7 @@ func claudeStyle(event, matcher string, timeout int) func(string) map[string][]a
 
 // Targets are the agents `sentinel guard install` knows.
 var Targets = map[string]*Target{
-	"claude": {Agent: "claude", Project: ".claude/settings.json", User: ".claude/settings.json",
+	"claude": {Agent: "claude", Project: ".claude/settings.json", User: ".claude/settings.json", Local: ".claude/settings.local.json",
 		entries: claudeStyle("PreToolUse", "Bash|PowerShell|Write|Edit|MultiEdit|NotebookEdit|Read|Grep", HookTimeoutSeconds)},
 	"codex": {Agent: "codex", Project: ".codex/hooks.json", User: ".codex/hooks.json",
 		Note:    "Codex runs a hook only once you trust it: open /hooks in Codex and trust this entry (a changed entry must be trusted again).",

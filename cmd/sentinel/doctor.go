@@ -3,6 +3,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -64,9 +66,17 @@ func runDoctor(c *cli.Context, e *env) error {
 	if rerr == nil {
 		if cfg, err := config.Load(root); err != nil {
 			broken("%s", quote.Text(err.Error()))
-			fixes = append(fixes, "edit "+config.File+" where the error above points")
-		} else if cfg.Ratchet.Signers != "" {
-			fixes = append(fixes, checkSigners(root, cfg.Ratchet.Signers, line)...)
+			fixes = append(fixes, configFix(err, config.File))
+		} else {
+			// The guard reads the file too, and more strictly (its
+			// rules' globs, no link out of the project).
+			if _, err := guard.LoadPolicy("", root); err != nil {
+				broken("%s: the guard denies every call until it parses", quote.Text(err.Error()))
+				fixes = append(fixes, configFix(err, config.File))
+			}
+			if cfg.Ratchet.Signers != "" {
+				fixes = append(fixes, checkSigners(root, cfg.Ratchet.Signers, line)...)
+			}
 		}
 		statuses, err := githooks.Status(c.Context, e.dir)
 		switch {
@@ -75,29 +85,22 @@ func runDoctor(c *cli.Context, e *env) error {
 		case err != nil:
 			return err
 		default:
-			missing := false
-			for _, s := range statuses {
-				switch {
-				case s.NotExecutable:
-					line(false, "git hook %s is not executable, so git skips it (%s)", s.Hook, quote.Path(s.Path))
-					missing = true
-				case s.Installed:
-					line(true, "git hook %s (%s)", s.Hook, quote.Path(s.Path))
-				case s.Foreign:
-					line(false, "git hook %s is not sentinel's (%s)", s.Hook, quote.Path(s.Path))
-					missing = true
-				default:
-					line(false, "git hook %s", s.Hook)
-					missing = true
-				}
-			}
-			if missing {
-				fixes = append(fixes, "sentinel install")
-			}
+			fixes = append(fixes, checkHooks(statuses, line)...)
 		}
-		fixes = append(fixes, checkBaseline(root, line, broken)...)
+		fixes = append(fixes, checkBaseline(c.Context, root, line, broken)...)
 	} else {
 		line(false, "not in a git repository: no hooks or baseline to check here")
+	}
+
+	// The user's own configuration: the guard reads it in every
+	// repository, and denies every call while it does not parse.
+	if user := guard.UserConfigPath(e.getenv); user != "" {
+		if _, err := guard.LoadPolicy(user, ""); err != nil {
+			broken("%s: the guard denies every call until it parses", quote.Text(err.Error()))
+			fixes = append(fixes, configFix(err, user))
+		} else if _, err := os.Stat(user); err == nil {
+			line(true, "user configuration (%s)", quote.Path(user))
+		}
 	}
 
 	home := e.getenv("HOME")
@@ -113,13 +116,19 @@ func runDoctor(c *cli.Context, e *env) error {
 		projectDir, userDir := t.InUse()
 		if rerr == nil {
 			places = append(places, place{filepath.Join(root, filepath.FromSlash(t.Project)), "--project", filepath.Join(root, filepath.FromSlash(projectDir))})
+			if t.Local != "" {
+				// No flag: guard install does not write the local file,
+				// so it is never the one a fix names.
+				places = append(places, place{path: filepath.Join(root, filepath.FromSlash(t.Local))})
+			}
 		}
 		if home != "" {
 			places = append(places, place{filepath.Join(home, filepath.FromSlash(t.User)), "--user", filepath.Join(home, filepath.FromSlash(userDir))})
 		}
 		// The host runs the entries of every file, so the guard is
-		// installed when either file has it, and one entry whose binary
-		// is gone refuses every call.
+		// installed when any file has it (the user's, the project's or
+		// the project's local one), and one entry whose binary is gone
+		// refuses every call.
 		installed := false
 		var absent []place
 		for _, pl := range places {
@@ -133,7 +142,13 @@ func runDoctor(c *cli.Context, e *env) error {
 				installed = true
 				if why := missingBinary(e, hooks); why != "" {
 					line(false, "%s guard (%s): missing binary: %s", name, quote.Path(pl.path), quote.Text(why))
-					fixes = append(fixes, fmt.Sprintf("sentinel guard install --agent %s %s", name, pl.flag))
+					fix := fmt.Sprintf("sentinel guard install --agent %s %s", name, pl.flag)
+					if pl.flag == "" {
+						// guard install does not write the local file:
+						// its entry goes, the project's takes its place.
+						fix = fmt.Sprintf("remove sentinel's entry from %s, then: sentinel guard install --agent %s --project", quote.Path(pl.path), name)
+					}
+					fixes = append(fixes, fix)
 				} else {
 					line(true, "%s guard (%s)", name, quote.Path(pl.path))
 				}
@@ -142,13 +157,22 @@ func runDoctor(c *cli.Context, e *env) error {
 		if installed {
 			continue
 		}
+		// Only agents that are in use here: their settings directory
+		// exists. One file is enough, so one line names every place and
+		// one fix the first (the project's, where there is one).
+		var where []string
+		fix := ""
 		for _, pl := range absent {
-			// Only agents that are in use here: their settings
-			// directory exists.
-			if _, err := os.Stat(pl.dir); err == nil {
-				line(false, "%s guard (%s)", name, quote.Path(pl.path))
-				fixes = append(fixes, fmt.Sprintf("sentinel guard install --agent %s %s", name, pl.flag))
+			if _, err := os.Stat(pl.dir); pl.flag != "" && err == nil {
+				where = append(where, quote.Path(pl.path))
+				if fix == "" {
+					fix = fmt.Sprintf("sentinel guard install --agent %s %s", name, pl.flag)
+				}
 			}
+		}
+		if fix != "" {
+			line(false, "%s guard (%s)", name, strings.Join(where, " or "))
+			fixes = append(fixes, fix)
 		}
 	}
 	if gaps == 0 && len(fixes) == 0 {
@@ -172,16 +196,79 @@ func runDoctor(c *cli.Context, e *env) error {
 	return nil
 }
 
+// checkHooks reports each of sentinel's git hooks: sentinel's own, or run
+// through a hook manager (husky, lefthook, pre-commit) whose own hook git
+// reaches; and the fixes. `sentinel install` is a fix only where it would
+// not refuse: where a manager owns the hooks, the fix is the manager's.
+func checkHooks(statuses []githooks.HookStatus, line func(bool, string, ...any)) []string {
+	var fixes, preCommitTypes []string
+	install, force := false, false
+	for _, s := range statuses {
+		m := s.Managed
+		switch {
+		case s.NotExecutable:
+			line(false, "git hook %s is not executable, so git skips it (%s)", s.Hook, quote.Path(s.Path))
+			// sentinel's hook, put there with --force past a manager:
+			// only --force puts the bit back.
+			install, force = true, force || s.Owner != nil
+		case s.Installed:
+			line(true, "git hook %s (%s)", s.Hook, quote.Path(s.Path))
+		case m != nil && m.ShimInstalled:
+			line(true, "git hook %s through %s (%s:%d calls sentinel)", s.Hook, m.Manager, quote.Path(m.Config), m.Line)
+		case m != nil:
+			line(false, "git hook %s: %s:%d calls sentinel, but %s's hook is not installed where git looks (%s)", s.Hook, quote.Path(m.Config), m.Line, m.Manager, quote.Path(m.Shim))
+			if m.Manager == "pre-commit" {
+				// One command installs every hook type pre-commit lacks.
+				preCommitTypes = append(preCommitTypes, "--hook-type "+s.Hook)
+			} else {
+				fixes = append(fixes, m.Install)
+			}
+		case s.Owner != nil:
+			line(false, "git hook %s: %s manages the hooks (%s) and does not run sentinel for %s", s.Hook, s.Owner.Manager, quote.Text(s.Owner.Where), s.Hook)
+			fixes = append(fixes, githooks.AddToManager(s.Owner.Manager, s.Hook))
+		case s.Foreign:
+			line(false, "git hook %s is not sentinel's (%s)", s.Hook, quote.Path(s.Path))
+			install = true
+		default:
+			line(false, "git hook %s", s.Hook)
+			install = true
+		}
+	}
+	if len(preCommitTypes) > 0 {
+		fixes = append(fixes, "pre-commit install "+strings.Join(preCommitTypes, " "))
+	}
+	switch {
+	case force:
+		fixes = append(fixes, "sentinel install --force")
+	case install:
+		fixes = append(fixes, "sentinel install")
+	}
+	return fixes
+}
+
+// configFix is the fix for a configuration that does not read: the edit
+// for an unknown key (renamed to the key it is likely a typo of, or
+// removed), else to edit the file where the error points.
+func configFix(err error, file string) string {
+	var ke *config.KeyError
+	if errors.As(err, &ke) {
+		return ke.Fix()
+	}
+	return "edit " + file + " where the error above points"
+}
+
 // upgradeSentinel is the fix for a sentinel that is missing or too old.
 // There is no release to `go install …@latest` yet: the way in is the
 // source and its Makefile, which installs the front and the engine.
 const upgradeSentinel = "make install   # in a clone of sentinel's source"
 
-// checkBaseline reports the work tree's baseline: there and readable, or
-// what is wrong with it (at its line and column) and the fixes. A baseline
-// that exists but does not read stops every commit, so it is no more ok
-// than a missing one.
-func checkBaseline(root string, line func(bool, string, ...any), broken func(string, ...any)) []string {
+// checkBaseline reports the work tree's baseline and the staged one, each
+// read with the reader the hooks use: there and readable, or what is wrong
+// with it (at its line and column) and the fixes. A baseline that exists
+// but does not read stops every commit, so it is no more ok than a missing
+// one; the pre-commit hook reads the staged copy, so a broken staged copy
+// stops commits even under a good work tree copy.
+func checkBaseline(ctx context.Context, root string, line func(bool, string, ...any), broken func(string, ...any)) []string {
 	data, err := coverage.ReadWorkTreeBaseline(root)
 	switch {
 	case err != nil:
@@ -191,19 +278,41 @@ func checkBaseline(root string, line func(bool, string, ...any), broken func(str
 		line(false, "no baseline (%s): the ratchet has no peaks to hold", coverage.BaselinePath)
 		return []string{"sentinel init"}
 	}
-	if _, err := coverage.ParseBaseline(coverage.BaselinePath, data); err != nil {
-		broken("baseline %s", quote.Text(err.Error()))
-		var be *coverage.BaselineError
-		switch {
-		case errors.Is(err, coverage.ErrNewerBaseline):
-			return []string{upgradeSentinel}
-		case errors.As(err, &be) && be.Restore != "":
-			return []string{be.Restore}
+	if fix := baselineFix(coverage.BaselinePath, data, "", broken); fix != "" {
+		return []string{fix}
+	}
+	spec := ":" + coverage.BaselinePath
+	if staged, err := gitrepo.ReadSpecs(ctx, root, []string{spec}); err == nil && staged[spec] != nil && !bytes.Equal(staged[spec], data) {
+		// The work tree's copy reads: staging it is the fix, and
+		// keeps its peaks.
+		if fix := baselineFix(coverage.StagedBaselineName, staged[spec], "git add "+coverage.BaselinePath, broken); fix != "" {
+			return []string{fix}
 		}
-		return []string{coverage.RestoreBaseline}
 	}
 	line(true, "baseline %s", coverage.BaselinePath)
 	return nil
+}
+
+// baselineFix parses a copy of the baseline as the hooks do, and when it
+// does not read reports it broken and returns the fix; "" when it reads.
+// restore, when set, is a better fix than restoring the committed copy.
+func baselineFix(name string, data []byte, restore string, broken func(string, ...any)) string {
+	_, err := coverage.ParseBaseline(name, data)
+	if err == nil {
+		return ""
+	}
+	var be *coverage.BaselineError
+	if errors.As(err, &be) && be.Restore != "" && restore != "" {
+		be.Restore = restore
+	}
+	broken("baseline %s", quote.Text(err.Error()))
+	switch {
+	case errors.Is(err, coverage.ErrNewerBaseline):
+		return upgradeSentinel
+	case errors.As(err, &be) && be.Restore != "":
+		return be.Restore
+	}
+	return coverage.RestoreBaseline
 }
 
 // missingBinary says why some guard entry cannot run sentinel here, or "".
