@@ -213,7 +213,7 @@ func (r *Report) WriteGitHub(w io.Writer) error {
 	}
 	for _, p := range r.PersonOnly {
 		for _, c := range p.Causes {
-			ghError(&b, "", 0, "sentinel acceptance", fmt.Sprintf("commit %s %s: %s; %s: %s; instead: %s", short(p.Commit), quote.Name(p.Title), p.summary(), c.Rule, c.Reason, c.Fix))
+			ghError(&b, "", 0, "sentinel acceptance", fmt.Sprintf("commit %s %s: %s; %s: %s; instead: %s", short(p.Commit), quote.Name(p.Title), p.Summary(), c.Rule, c.Reason, c.Fix))
 		}
 	}
 	for _, f := range r.Attribution {

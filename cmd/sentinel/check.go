@@ -7,6 +7,7 @@ import (
 
 	"github.com/gitsentinel/sentinel/coverage"
 	"github.com/gitsentinel/sentinel/internal/jsonout"
+	"github.com/gitsentinel/sentinel/internal/sarif"
 	"github.com/urfave/cli/v2"
 )
 
@@ -19,7 +20,7 @@ type checkOptions struct {
 }
 
 // checkFormats are the forms of check's report.
-var checkFormats = []string{"text", "json"}
+var checkFormats = []string{"text", "json", "sarif"}
 
 func checkCommand(e *env) *cli.Command {
 	return &cli.Command{
@@ -81,6 +82,8 @@ func runCheck(c *cli.Context, e *env, o checkOptions) error {
 			*coverage.CheckResult
 			Updated bool `json:"updated"`
 		}{res.OK(), res, raised})
+	case "sarif":
+		err = sarif.Write(e.stdout, sarif.FromCheck(res, version))
 	default:
 		w := e.stdout
 		if !res.OK() {

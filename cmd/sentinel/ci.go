@@ -4,6 +4,7 @@ package main
 
 import (
 	"github.com/gitsentinel/sentinel/ci"
+	"github.com/gitsentinel/sentinel/internal/sarif"
 	"github.com/urfave/cli/v2"
 )
 
@@ -17,7 +18,7 @@ type ciOptions struct {
 }
 
 // ciFormats are the forms of ci's report.
-var ciFormats = []string{"text", "json", "github"}
+var ciFormats = []string{"text", "json", "github", "sarif"}
 
 func ciCommand(e *env) *cli.Command {
 	return &cli.Command{
@@ -55,6 +56,8 @@ func runCI(c *cli.Context, e *env, o ciOptions) error {
 		err = r.WriteJSON(e.stdout)
 	case "github":
 		err = r.WriteGitHub(e.stdout)
+	case "sarif":
+		err = sarif.Write(e.stdout, sarif.FromCI(r, version))
 	default:
 		w := e.stdout
 		if !r.OK() {

@@ -26,13 +26,15 @@ const (
 	secTrailers = "`sentinel trailers check --format json`"
 	secGuardLog = "`sentinel guard log --json`"
 	secError    = "When a command fails"
+	secSARIF    = "`sentinel ci --format sarif`"
 )
 
 // reports are what the commands wrote in one repository that has
 // something of every kind to report: the JSON documents by the section of
-// docs/json.md that documents them.
+// docs/json.md that documents them, and the SARIF logs by command.
 type reports struct {
-	json map[string][][]byte
+	json  map[string][][]byte
+	sarif map[string][]byte
 }
 
 // sentinelRun is one run of sentinel, in-process.
@@ -151,7 +153,7 @@ func TestThree(t *testing.T) { t.Skip("later") }
 // report something to say (a test removed, one switched off, one emptied,
 // a peak lowered by hand, agent trailers, an acceptance an agent
 // committed, a guard refusal), and runs every command that writes JSON,
-// in each of its modes.
+// in each of its modes, and the two that write SARIF.
 func collectReports(t *testing.T) *reports {
 	gittest.Isolate(t)
 	home := t.TempDir()
@@ -179,7 +181,7 @@ func collectReports(t *testing.T) *reports {
 		t.Fatal(err)
 	}
 	r := &sentinelRun{t: t, dir: dir, env: env}
-	rep := &reports{json: map[string][][]byte{}}
+	rep := &reports{json: map[string][][]byte{}, sarif: map[string][]byte{}}
 	keep := func(sec, out string) { rep.json[sec] = append(rep.json[sec], []byte(out)) }
 
 	// A repository without a baseline: a command that cannot do its job.
@@ -198,6 +200,7 @@ func collectReports(t *testing.T) *reports {
 	keep(secList, r.must(exitOK, "count", "--list", "--format", "json"))
 	keep(secStatus, r.must(exitOK, "status", "--format", "json"))
 	keep(secCI, r.must(exitOK, "ci", "--format", "json"))
+	rep.sarif["ci-pass"] = []byte(r.must(exitOK, "ci", "--format", "sarif"))
 
 	// A commit an agent helped with, which credits it as a person.
 	r.git("commit", "-q", "--allow-empty", "-m", "Helped", "-m",
@@ -219,6 +222,7 @@ func collectReports(t *testing.T) *reports {
 	r.write("a_test.go", testsLost)
 	keep(secCheck, r.must(exitPolicy, "check", "--format", "json"))
 	keep(secStatus, r.must(exitOK, "status", "--format", "json"))
+	rep.sarif["check"] = []byte(r.must(exitPolicy, "check", "--format", "sarif"))
 	keep(secList, r.must(exitOK, "count", "--list", "--format", "json", "a_test.go"))
 
 	// Plain files outside a repository: a Python test that runs only
@@ -240,6 +244,7 @@ func collectReports(t *testing.T) *reports {
 	// The same, committed past the hooks: ci reports every commit.
 	r.git("commit", "-q", "-a", "-m", "Lose tests")
 	keep(secCI, r.must(exitPolicy, "ci", "--format", "json"))
+	rep.sarif["ci"] = []byte(r.must(exitPolicy, "ci", "--format", "sarif"))
 	keep(secHistory, r.must(exitOK, "history", "--format", "json"))
 	keep(secTrailers, r.must(exitPolicy, "trailers", "check", "--range", "HEAD", "--format", "json"))
 
