@@ -5,7 +5,6 @@ package ci
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/gitsentinel/sentinel/coverage"
 	"github.com/gitsentinel/sentinel/gitrepo"
+	"github.com/gitsentinel/sentinel/internal/jsonout"
 	"github.com/gitsentinel/sentinel/internal/quote"
 	"github.com/gitsentinel/sentinel/trailers"
 )
@@ -154,25 +154,10 @@ func (r *Report) WriteText(w io.Writer) error {
 
 // WriteJSON prints the report as JSON.
 func (r *Report) WriteJSON(w io.Writer) error {
-	out := *r
-	if out.Drops == nil {
-		out.Drops = []coverage.Drop{}
-	}
-	if out.History == nil {
-		out.History = []coverage.HistoryIssue{}
-	}
-	if out.Attribution == nil {
-		out.Attribution = []trailers.Finding{}
-	}
-	if out.PersonOnly == nil {
-		out.PersonOnly = []PersonIssue{}
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(struct {
+	return jsonout.Write(w, struct {
 		OK bool `json:"ok"`
 		*Report
-	}{r.OK(), &out})
+	}{r.OK(), r})
 }
 
 // GitHub reads a workflow command from each line of a step's output,
@@ -228,7 +213,7 @@ func (r *Report) WriteGitHub(w io.Writer) error {
 	}
 	for _, p := range r.PersonOnly {
 		for _, c := range p.Causes {
-			ghError(&b, "", 0, "sentinel acceptance", fmt.Sprintf("commit %s %s: %s; %s: %s; instead: %s", short(p.Commit), quote.Name(p.Title), p.summary(), c.Rule, c.Reason, c.Fix))
+			ghError(&b, "", 0, "sentinel acceptance", fmt.Sprintf("commit %s %s: %s; %s: %s; instead: %s", short(p.Commit), quote.Name(p.Title), p.Summary(), c.Rule, c.Reason, c.Fix))
 		}
 	}
 	for _, f := range r.Attribution {

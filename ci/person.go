@@ -441,8 +441,9 @@ func (p *PersonIssue) changes() []string {
 	return out
 }
 
-// summary is changes on one line.
-func (p *PersonIssue) summary() string { return strings.Join(p.changes(), "; ") }
+// Summary says on one line what the commit does that only a person may
+// do.
+func (p *PersonIssue) Summary() string { return strings.Join(p.changes(), "; ") }
 
 // writeText prints the issue for people: the commit, what it changes, and
 // each cause with what to do instead.

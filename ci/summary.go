@@ -120,7 +120,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		b.WriteString("### Acceptances a person must make\n\n")
 		for _, p := range r.PersonOnly {
 			for _, c := range p.Causes {
-				fmt.Fprintf(&b, "- commit `%s` %s: %s; %s: %s; instead: %s\n", short(p.Commit), md(p.Title), md(p.summary()), c.Rule, md(c.Reason), md(c.Fix))
+				fmt.Fprintf(&b, "- commit `%s` %s: %s; %s: %s; instead: %s\n", short(p.Commit), md(p.Title), md(p.Summary()), c.Rule, md(c.Reason), md(c.Fix))
 			}
 		}
 		b.WriteString("\n")

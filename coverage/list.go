@@ -1,9 +1,9 @@
 package coverage
 
 import (
-	"encoding/json"
 	"io"
 
+	"github.com/gitsentinel/sentinel/internal/jsonout"
 	"github.com/gitsentinel/sentinel/languages"
 )
 
@@ -28,7 +28,5 @@ func (c *Counts) WriteListJSON(w io.Writer) error {
 			out.Tests = append(out.Tests, ListedTest{Path: f.Path, Language: f.Language, Test: t})
 		}
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return jsonout.Write(w, out)
 }

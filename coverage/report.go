@@ -1,12 +1,12 @@
 package coverage
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
 	"text/tabwriter"
 
+	"github.com/gitsentinel/sentinel/internal/jsonout"
 	"github.com/gitsentinel/sentinel/internal/quote"
 )
 
@@ -23,15 +23,7 @@ func (c *Counts) WriteJSON(w io.Writer) error {
 		Parsed int `json:"parsed"`
 		Cached int `json:"cached"`
 	}{c.Languages(), c.Total(), c.ParseErrors(), c.Skipped, c.Parsed, c.Cached}
-	if out.ParseErrors == nil {
-		out.ParseErrors = []string{}
-	}
-	if out.Skipped == nil {
-		out.Skipped = []SkippedFile{}
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return jsonout.Write(w, out)
 }
 
 // WriteText prints an aligned table for people, then what was skipped.

@@ -2,7 +2,6 @@ package timeline
 
 import (
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -10,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/gitsentinel/sentinel/coverage"
+	"github.com/gitsentinel/sentinel/internal/jsonout"
 	"github.com/gitsentinel/sentinel/internal/quote"
 )
 
@@ -18,12 +18,9 @@ const SparkWidth = 60
 
 var sparks = []rune("▁▂▃▄▅▆▇█")
 
-// WriteJSON writes the timeline as one JSON document, indented.
+// WriteJSON writes the timeline as one JSON report, its version first.
 func WriteJSON(w io.Writer, t *Timeline) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(t)
+	return jsonout.Write(w, t)
 }
 
 // CSVHeader is the first row of WriteCSV's output.

@@ -20,16 +20,12 @@ import (
 	"github.com/gitsentinel/sentinel/gitrepo"
 )
 
-// Version is the version of the JSON and CSV forms of a Timeline.
-const Version = 1
-
 // Order says, in the JSON, how the commits are listed.
 const Order = "oldest first"
 
 // Timeline is the ratchet's history: the commits on HEAD's first-parent
 // line that changed the baseline, oldest first.
 type Timeline struct {
-	Version int `json:"version"`
 	// Order is always Order.
 	Order string `json:"order"`
 	// Since is the revision the history starts after, or "".
@@ -103,7 +99,7 @@ func Read(ctx context.Context, dir, since string) (*Timeline, error) {
 // build turns the logged baselines into a timeline; prev is the baseline
 // before the first of them, or nil.
 func build(since string, logged []gitrepo.FileCommit, prev *coverage.Baseline) *Timeline {
-	t := &Timeline{Version: Version, Order: Order, Since: since, Keys: []string{}, Commits: []Commit{}}
+	t := &Timeline{Order: Order, Since: since, Keys: []string{}, Commits: []Commit{}}
 	highs := map[string]coverage.Peak{}
 	if prev != nil {
 		raise(highs, prev.Peaks)

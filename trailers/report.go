@@ -1,11 +1,11 @@
 package trailers
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/gitsentinel/sentinel/internal/jsonout"
 	"github.com/gitsentinel/sentinel/internal/quote"
 )
 
@@ -27,6 +27,9 @@ type Report struct {
 	Commits bool `json:"-"`
 	// Findings are the messages that were refused.
 	Findings []Finding `json:"findings"`
+	// Edits are the changes --fix made to a message it passed, for
+	// people: "line 3: Co-authored-by: … became Assisted-by: …".
+	Edits []string `json:"edits"`
 }
 
 // OK reports whether every message passed.
@@ -65,14 +68,8 @@ func (r *Report) WriteText(w io.Writer) error {
 
 // WriteJSON prints the report as JSON.
 func (r *Report) WriteJSON(w io.Writer) error {
-	out := struct {
+	return jsonout.Write(w, struct {
 		OK bool `json:"ok"`
 		*Report
-	}{r.OK(), r}
-	if out.Findings == nil {
-		out.Findings = []Finding{}
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	}{r.OK(), r})
 }

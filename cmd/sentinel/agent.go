@@ -3,9 +3,9 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 
+	"github.com/gitsentinel/sentinel/internal/jsonout"
 	"github.com/gitsentinel/sentinel/trailers"
 	"github.com/urfave/cli/v2"
 )
@@ -25,7 +25,7 @@ func agentCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			return runAgent(c, e, agentOptions{format: f})
+			return reportIn(e, f, func(e *env) error { return runAgent(c, e, agentOptions{format: f}) })
 		},
 	}
 }
@@ -57,9 +57,7 @@ func runAgent(c *cli.Context, e *env, o agentOptions) error {
 				o.Product = d.Agent.Product
 			}
 		}
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(o)
+		return jsonout.Write(e.stdout, o)
 	}
 	if d == nil {
 		_, err := fmt.Fprintln(e.stdout, "no coding agent detected: commits get no Assisted-by")

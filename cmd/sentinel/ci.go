@@ -4,6 +4,7 @@ package main
 
 import (
 	"github.com/gitsentinel/sentinel/ci"
+	"github.com/gitsentinel/sentinel/internal/sarif"
 	"github.com/urfave/cli/v2"
 )
 
@@ -16,21 +17,26 @@ type ciOptions struct {
 	summary string
 }
 
+// ciFormats are the forms of ci's report.
+var ciFormats = []string{"text", "json", "github", "sarif"}
+
 func ciCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "ci",
 		Usage: "check BASE..HEAD: counts at HEAD, the baseline commit by commit, and attribution",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "base", Usage: "check the commits after this one (default: all of HEAD's history)"},
-			formatFlag("text", "json", "github"),
+			formatFlag(ciFormats...),
 			&cli.StringFlag{Name: "summary", Usage: "also append a markdown summary (counts, peaks, what was refused) to `FILE`, such as $GITHUB_STEP_SUMMARY"},
 		},
 		Action: func(c *cli.Context) error {
-			f, err := checkFormat(c, "text", "json", "github")
+			f, err := checkFormat(c, ciFormats...)
 			if err != nil {
 				return err
 			}
-			return runCI(c, e, ciOptions{base: c.String("base"), format: f, summary: c.String("summary")})
+			return reportIn(e, f, func(e *env) error {
+				return runCI(c, e, ciOptions{base: c.String("base"), format: f, summary: c.String("summary")})
+			})
 		},
 	}
 }
@@ -50,6 +56,8 @@ func runCI(c *cli.Context, e *env, o ciOptions) error {
 		err = r.WriteJSON(e.stdout)
 	case "github":
 		err = r.WriteGitHub(e.stdout)
+	case "sarif":
+		err = sarif.Write(e.stdout, sarif.FromCI(r, version))
 	default:
 		w := e.stdout
 		if !r.OK() {

@@ -37,10 +37,12 @@ func countCommand(e *env) *cli.Command {
 				return err
 			}
 			o := countOptions{paths: c.Args().Slice(), rev: c.String("rev"), staged: c.Bool("staged"), list: c.Bool("list"), format: f}
-			if o.rev != "" && o.staged {
-				return &usageError{errorf("--rev and --staged name different snapshots; pick one")}
-			}
-			return runCount(c, e, o)
+			return reportIn(e, f, func(e *env) error {
+				if o.rev != "" && o.staged {
+					return &usageError{errorf("--rev and --staged name different snapshots; pick one")}
+				}
+				return runCount(c, e, o)
+			})
 		},
 	}
 }

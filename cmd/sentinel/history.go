@@ -34,7 +34,7 @@ func historyCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			return runHistory(c, e, historyOptions{since: c.String("since"), format: f})
+			return reportIn(e, f, func(e *env) error { return runHistory(c, e, historyOptions{since: c.String("since"), format: f}) })
 		},
 	}
 }

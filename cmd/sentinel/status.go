@@ -3,9 +3,8 @@
 package main
 
 import (
-	"encoding/json"
-
 	"github.com/gitsentinel/sentinel/coverage"
+	"github.com/gitsentinel/sentinel/internal/jsonout"
 	"github.com/urfave/cli/v2"
 )
 
@@ -20,22 +19,24 @@ func statusCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			opts, _, err := coverage.ProjectOptions(c.Context, e.dir, coverage.WorkTree, "")
-			if err != nil {
-				return err
-			}
-			res, err := coverage.Check(c.Context, opts)
-			if err != nil {
-				return err
-			}
-			if f == "json" {
-				enc := json.NewEncoder(e.stdout)
-				enc.SetIndent("", "  ")
-				return enc.Encode(struct {
-					Rows []coverage.Row `json:"rows"`
-				}{res.Rows})
-			}
-			return coverage.WriteStatus(e.stdout, res.Counts, res.Baseline)
+			return reportIn(e, f, func(e *env) error { return runStatus(c, e, f) })
 		},
 	}
+}
+
+func runStatus(c *cli.Context, e *env, format string) error {
+	opts, _, err := coverage.ProjectOptions(c.Context, e.dir, coverage.WorkTree, "")
+	if err != nil {
+		return err
+	}
+	res, err := coverage.Check(c.Context, opts)
+	if err != nil {
+		return err
+	}
+	if format == "json" {
+		return jsonout.Write(e.stdout, struct {
+			Rows []coverage.Row `json:"rows"`
+		}{res.Rows})
+	}
+	return coverage.WriteStatus(e.stdout, res.Counts, res.Baseline)
 }

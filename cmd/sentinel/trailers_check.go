@@ -35,14 +35,22 @@ func trailersCheckCommand(e *env) *cli.Command {
 				return err
 			}
 			o := trailersCheckOptions{fix: c.Bool("fix"), rng: c.String("range"), format: f}
-			if o.rng != "" {
-				if c.NArg() > 0 || o.fix {
-					return &usageError{fmt.Errorf("--range takes no FILE and no --fix")}
-				}
-			} else if o.file, err = oneFileArg(c); err != nil {
-				return err
+			errorsIn := f
+			if o.fix && c.NArg() == 1 && c.Args().First() == "-" {
+				// A filter: stdout is for the message alone, and a
+				// failure is reported on stderr only.
+				errorsIn = "text"
 			}
-			return runTrailersCheck(c, e, o)
+			return reportIn(e, errorsIn, func(e *env) error {
+				if o.rng != "" {
+					if c.NArg() > 0 || o.fix {
+						return &usageError{fmt.Errorf("--range takes no FILE and no --fix")}
+					}
+				} else if o.file, err = oneFileArg(c); err != nil {
+					return err
+				}
+				return runTrailersCheck(c, e, o)
+			})
 		},
 	}
 }
@@ -71,6 +79,9 @@ func runTrailersCheck(c *cli.Context, e *env, o trailersCheckOptions) error {
 		if err != nil {
 			return err
 		}
+		if o.fix && report.OK() {
+			report.Edits = out.Edits
+		}
 		if o.fix && o.file == "-" {
 			// A filter: the message, fixed or not, goes to stdout unless
 			// it is refused; the report goes beside it.
@@ -85,8 +96,10 @@ func runTrailersCheck(c *cli.Context, e *env, o trailersCheckOptions) error {
 			if err := atomicfile.WriteFile(e.path(o.file), out.Message, 0o644); err != nil {
 				return err
 			}
-			for _, ed := range out.Edits {
-				fmt.Fprintf(e.stderr, "%s: %s\n", quote.Path(o.file), quote.Name(ed))
+			if o.format == "text" {
+				for _, ed := range out.Edits {
+					fmt.Fprintf(e.stderr, "%s: %s\n", quote.Path(o.file), quote.Name(ed))
+				}
 			}
 		}
 	}
