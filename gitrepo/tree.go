@@ -7,10 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/gitsentinel/sentinel/internal/gitconfig"
 )
 
 var (
@@ -41,9 +44,19 @@ type Info struct {
 	ObjectFormat string
 }
 
-// RepoInfo asks git where the repository containing dir lives: in one
-// process, or two when a path holds a newline.
+// RepoInfo says where the repository containing dir lives: found
+// in-process where git's discovery is certain to agree
+// (gitconfig.Discover), otherwise asked of git in one process, or two when
+// a path holds a newline.
 func RepoInfo(ctx context.Context, dir string) (*Info, error) {
+	if r, err := gitconfig.Discover(dir, os.LookupEnv); err == nil {
+		return &Info{Root: r.Root, CommonDir: r.CommonDir, ObjectFormat: r.ObjectFormat}, nil
+	}
+	return repoInfoGit(ctx, dir)
+}
+
+// repoInfoGit asks git where the repository containing dir lives.
+func repoInfoGit(ctx context.Context, dir string) (*Info, error) {
 	g := &Git{Dir: dir}
 	out, err := g.revParse(ctx, ArgvRepoInfo)
 	if err != nil {
