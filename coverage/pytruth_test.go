@@ -23,6 +23,9 @@ type pytestRun struct {
 	errors    map[string]bool
 	skipped   map[string]bool
 	collected int
+	// conftestError is pytest's report of a conftest.py it could not
+	// import; nothing was collected.
+	conftestError string
 }
 
 var pytestSkipped = regexp.MustCompile(`^SKIPPED \[\d+\] ([^:]+\.py):`)
@@ -39,10 +42,17 @@ func pytestCollect(t *testing.T, py, dir string, args ...string) *pytestRun {
 	err := cmd.Run()
 	// Exit 2 is a collection error in some file, 5 no test at all: the
 	// listing is still there.
+	r := &pytestRun{names: map[string]map[string]bool{}, errors: map[string]bool{}, skipped: map[string]bool{}}
 	if ee, ok := err.(*exec.ExitError); err != nil && (!ok || (ee.ExitCode() != 2 && ee.ExitCode() != 5)) {
+		// A conftest.py that imports what is not installed here (numpy's
+		// needs hypothesis) stops pytest before it collects anything:
+		// there is no truth to compare with.
+		if _, after, found := strings.Cut(out.String(), "ImportError while loading conftest"); found && ee != nil && ee.ExitCode() == 4 {
+			r.conftestError = strings.TrimSpace(after)
+			return r
+		}
 		t.Fatalf("pytest in %s: %v\n%s", dir, err, out.String())
 	}
-	r := &pytestRun{names: map[string]map[string]bool{}, errors: map[string]bool{}, skipped: map[string]bool{}}
 	sc := bufio.NewScanner(&out)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
@@ -246,6 +256,10 @@ func TestPythonMatchesPytestOnPackages(t *testing.T) {
 		// pytest from the directory above the package, as Python imports
 		// it: the package is the one installed, its conftest.py included.
 		run := pytestCollect(t, py, top, "--rootdir", top, rel)
+		if run.conftestError != "" {
+			t.Logf("%s: skipped, pytest cannot load its conftest.py here: %s", pkg, firstLine([]byte(run.conftestError)))
+			continue
+		}
 		c := comparePython(run, sentinelNames(t, dir, rel+"/"))
 		n := 0
 		for f, d := range c.differ {
