@@ -272,6 +272,8 @@ func countSnapshot(ctx context.Context, s *snapshot, o Options) (*Counts, error)
 		c = openCache("", "")
 	}
 	excludes := compileExcludes(append(append([]string(nil), DefaultExcludes...), o.Excludes...))
+	ea := startEarly(ctx, s, c, excludes, &o)
+	defer ea.wait()
 	out := &Counts{Root: s.root, info: s.info, cache: c}
 	if out.scopes, err = compileScopes(o.Scopes); err != nil {
 		return nil, err
@@ -283,7 +285,14 @@ func countSnapshot(ctx context.Context, s *snapshot, o Options) (*Counts, error)
 		}
 	}
 	results := make([]*languages.Result, len(s.entries))
+	skipped := make([]*SkippedFile, len(s.entries))
 	var jobs []job
+	type earlyUse struct {
+		idx  int
+		full bool
+		ej   *earlyJob
+	}
+	var fromEarly []earlyUse
 	sel := s.sel
 	if sel == nil {
 		sel = newSelection(ctx, s)
@@ -332,15 +341,42 @@ func countSnapshot(ctx context.Context, s *snapshot, o Options) (*Counts, error)
 				continue
 			}
 		}
+		if ej := ea.take(i, l); ej != nil {
+			fromEarly = append(fromEarly, earlyUse{i, full, ej})
+			continue
+		}
 		jobs = append(jobs, job{e: e, lang: l, idx: i, full: full})
 	}
 
-	skipped := make([]*SkippedFile, len(s.entries))
 	hits, err := parseAll(ctx, s, c, jobs, results, skipped, &o)
 	if err != nil {
 		return nil, err
 	}
-	out.Parsed = len(jobs) - hits
+	var redo []job
+	for _, u := range fromEarly {
+		<-u.ej.done
+		if u.ej.err != nil {
+			return nil, u.ej.err
+		}
+		if u.full && u.ej.r != nil && u.ej.r.Filtered {
+			// Parsed by its name's rule, but wanted whatever the
+			// prefilter says: the walk's own parse decides.
+			redo = append(redo, job{e: &s.entries[u.idx], lang: u.ej.lang, idx: u.idx, full: true})
+			continue
+		}
+		e := &s.entries[u.idx]
+		results[u.idx], skipped[u.idx] = u.ej.r, u.ej.sk
+		if u.ej.r != nil {
+			c.put(countKey(u.ej.lang, e.path, e.blob), u.ej.r)
+		}
+		if sk := u.ej.sk; sk != nil && sk.Content && sk.Reason == tooLargeReason() {
+			c.putTooLarge(e.blob)
+		}
+	}
+	if _, err := parseAll(ctx, s, c, redo, results, skipped, &o); err != nil {
+		return nil, err
+	}
+	out.Parsed = len(jobs) - hits + len(fromEarly)
 	out.Cached += hits
 	if err := py.collect(ctx, c, results, o); err != nil {
 		return nil, err

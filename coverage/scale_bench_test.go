@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // BenchmarkWarmCountRepo counts the index and the work tree of the
@@ -89,7 +90,7 @@ func BenchmarkChangedCheckRepo(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		fmt.Fprintf(f, "// %d\n", i)
+		fmt.Fprintf(f, "// %d %d\n", i, time.Now().UnixNano()) // new content: parsed every run
 		f.Close()
 		if out, err := exec.Command("git", "-C", dir, "add", file).CombinedOutput(); err != nil {
 			b.Fatalf("git add: %v\n%s", err, out)
