@@ -5,8 +5,10 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/gitsentinel/sentinel/internal/atomicfile"
 	"github.com/gitsentinel/sentinel/languages"
@@ -20,12 +22,14 @@ const CacheDirEnv = "SENTINEL_CACHE_DIR"
 // cache holds the counts of files by a key made of the blob id and what
 // else decides the result: the engine version, the language and the
 // extension. It lives in one file, by default under <git common
-// dir>/sentinel/, read once and written back atomically only when
-// something was added. Nothing in it depends on the clone, so it may live
-// anywhere (SENTINEL_CACHE_DIR, [coverage] cache_dir). Two runs at once may
-// each write their own additions; the later rename wins, and what the
-// other added is counted again next time. Deleting the file loses nothing
-// but time.
+// dir>/sentinel/, and beside it a directory of segments: each run that adds
+// counts writes only those, as a small file of its own, so a commit that
+// parsed one file does not rewrite the counts of every file. When segments
+// pile up, a run merges them into the file (compaction). Every write is a
+// whole file renamed into place. Nothing in it depends on the clone, so it
+// may live anywhere (SENTINEL_CACHE_DIR, [coverage] cache_dir). Two runs at
+// once may lose each other's additions at a compaction; what is lost is
+// counted again next time. Deleting the cache loses nothing but time.
 type cache struct {
 	// root is the directory taken as it is; rel is the file below it,
 	// whose directories are created as needed and never followed if they
@@ -36,10 +40,12 @@ type cache struct {
 	own     bool
 	mu      sync.Mutex
 	entries map[string]*languages.Result
-	added   int
-	// read is the file as it was found before it was read; a save that
-	// finds the same file has nothing of another run's to merge.
-	read os.FileInfo
+	// fresh are the entries this run added and has not saved.
+	fresh map[string]*languages.Result
+	// based says the file existed when the cache was read; segs are the
+	// segments read with it.
+	based bool
+	segs  []string
 	// loaded is closed once the file is decoded: the decode runs beside
 	// the listing of the snapshot and the runners' selection, and every
 	// use of entries or read waits for it.
@@ -99,17 +105,50 @@ func ResolveCacheDir(root, dir string) string {
 	return filepath.Join(root, filepath.FromSlash(dir))
 }
 
-// readCache decodes the cache file; anything odd is an empty cache.
+// maxSegments is how many segments a cache holds before a save merges
+// them into the file.
+const maxSegments = 16
+
+// segmentDir is the directory of the segments of the cache file rel.
+func segmentDir(rel string) string { return rel + ".d" }
+
+// readCache decodes the cache file and its segments; nil when there is no
+// file, or it is odd (a link, a FIFO, too large, corrupt): an empty cache.
 func readCache(root, rel string) map[string]*languages.Result {
-	data, err := atomicfile.ReadIn(root, rel, maxCacheSize)
-	if err != nil {
-		return nil
-	}
-	m, err := decodeCache(data)
-	if err != nil {
-		return nil
-	}
+	m, _, _ := readCacheParts(root, rel)
 	return m
+}
+
+// readCacheParts decodes the cache file and its segments, and lists the
+// segments it read. based reports a file that decoded; a corrupt segment
+// is skipped (and merged away at the next compaction).
+func readCacheParts(root, rel string) (m map[string]*languages.Result, segs []string, based bool) {
+	if data, err := atomicfile.ReadIn(root, rel, maxCacheSize); err == nil {
+		if m, err = decodeCache(data); err == nil {
+			based = true
+		}
+	}
+	names, _ := atomicfile.ReadDirIn(root, segmentDir(rel))
+	sort.Strings(names)
+	for _, n := range names {
+		segs = append(segs, n)
+		data, err := atomicfile.ReadIn(root, segmentDir(rel)+"/"+n, maxCacheSize)
+		if err != nil {
+			continue
+		}
+		seg, err := decodeCache(data)
+		if err != nil {
+			continue
+		}
+		if m == nil {
+			m = seg
+			continue
+		}
+		for k, v := range seg {
+			m[k] = v
+		}
+	}
+	return m, segs, based
 }
 
 // openCache reads the cache of the repository whose common git dir is
@@ -117,7 +156,7 @@ func readCache(root, rel string) map[string]*languages.Result {
 // set); configured is [coverage] cache_dir, resolved. A missing,
 // unreadable or corrupt file is an empty cache.
 func openCache(commonDir, configured string) *cache {
-	c := &cache{entries: map[string]*languages.Result{}}
+	c := &cache{entries: map[string]*languages.Result{}, fresh: map[string]*languages.Result{}}
 	if commonDir == "" {
 		return c
 	}
@@ -128,34 +167,13 @@ func openCache(commonDir, configured string) *cache {
 	c.loaded = make(chan struct{})
 	go func() {
 		defer close(c.loaded)
-		c.read = c.stat()
-		if m := readCache(c.root, c.rel); m != nil {
+		m, segs, based := readCacheParts(c.root, c.rel)
+		if m != nil {
 			c.entries = m
 		}
+		c.segs, c.based = segs, based
 	}()
 	return c
-}
-
-// stat describes the cache file, nil when there is none. It only tells
-// one file from another; the reads go through atomicfile.
-func (c *cache) stat() os.FileInfo {
-	fi, err := os.Lstat(filepath.Join(c.root, filepath.FromSlash(c.rel)))
-	if err != nil || !fi.Mode().IsRegular() {
-		return nil
-	}
-	return fi
-}
-
-// unchanged reports whether the cache file is still the one read: every
-// save renames a new file into place, so another run's save shows as
-// another file (or another size or time).
-func (c *cache) unchanged() bool {
-	c.wait()
-	now := c.stat()
-	if c.read == nil || now == nil {
-		return c.read == nil && now == nil
-	}
-	return os.SameFile(c.read, now) && c.read.Size() == now.Size() && c.read.ModTime().Equal(now.ModTime())
 }
 
 // countKey is the cache key of the count of the file at p. A gated path's
@@ -192,7 +210,7 @@ func (c *cache) put(key string, r *languages.Result) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.entries[key] = r
-	c.added++
+	c.fresh[key] = r
 }
 
 // tooLarge reports whether the cache knows the blob to be past
@@ -209,34 +227,43 @@ func (c *cache) putTooLarge(blob string) {
 	}
 }
 
-// save writes the cache back when entries were added, merging what another
-// run wrote in the meantime. A cache that cannot be written (a read-only
-// repository, a file where its directory should be) costs only time, so
-// it is no error. Several runs may save at once: each writes a whole file
-// of its own and renames it into place, so the file is always one run's
-// complete cache, and at worst lacks what another run added at the same
-// moment.
+// save writes what this run added: a segment of its own, or, when there
+// is no cache file yet or segments have piled up, the whole cache merged
+// with what other runs wrote meanwhile, after which the segments merged
+// are removed. A cache that cannot be written (a read-only repository, a
+// file where its directory should be) costs only time, so it is no error.
 func (c *cache) save() error {
 	c.wait()
-	if c.root == "" || c.added == 0 {
+	if c.root == "" || len(c.fresh) == 0 {
 		return nil
-	}
-	if !c.unchanged() {
-		// Another run saved since this one read: keep what it added.
-		for k, v := range readCache(c.root, c.rel) {
-			if _, ok := c.entries[k]; !ok {
-				c.entries[k] = v
-			}
-		}
 	}
 	if c.own {
 		// The user's directory, which a CI cache restore may not have
 		// made yet.
 		os.MkdirAll(c.root, 0o755)
 	}
-	atomicfile.WriteIn(c.root, c.rel, encodeCache(c.entries), atomicfile.Options{Perm: 0o644, Transient: true, MkdirAll: true})
-	c.read = c.stat()
-	// A second count through the same cache writes only what it adds.
-	c.added = 0
+	opts := atomicfile.Options{Perm: 0o644, Transient: true, MkdirAll: true}
+	if c.based && len(c.segs) < maxSegments {
+		name := fmt.Sprintf("%d-%d.bin", time.Now().UnixNano(), os.Getpid())
+		if atomicfile.WriteIn(c.root, segmentDir(c.rel)+"/"+name, encodeCache(c.fresh), opts) == nil {
+			c.segs = append(c.segs, name)
+		}
+		clear(c.fresh)
+		return nil
+	}
+	// Another run may have saved since this one read: keep what it added.
+	now, segs, _ := readCacheParts(c.root, c.rel)
+	for k, v := range now {
+		if _, ok := c.entries[k]; !ok {
+			c.entries[k] = v
+		}
+	}
+	if atomicfile.WriteIn(c.root, c.rel, encodeCache(c.entries), opts) == nil {
+		for _, n := range segs {
+			atomicfile.RemoveIn(c.root, segmentDir(c.rel)+"/"+n)
+		}
+		c.based, c.segs = true, nil
+	}
+	clear(c.fresh)
 	return nil
 }

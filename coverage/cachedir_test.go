@@ -164,38 +164,100 @@ func revParse(t *testing.T, dir, rev string) string {
 	return string(out)
 }
 
-// TestCacheSaveMergesOnlyAnotherRunsFile: a save re-reads the file only
-// when another run replaced it since it was read, and then keeps what
-// that run added.
+// TestCacheSaveMergesOnlyAnotherRunsFile: a save that writes the whole
+// cache keeps what another run saved since this one read it.
 func TestCacheSaveMergesOnlyAnotherRunsFile(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv(CacheDirEnv, dir)
 	a, b := openCache("unused", ""), openCache("unused", "")
-	if !a.unchanged() {
-		t.Fatal("no file at open and none now: unchanged")
-	}
 	a.put("a", &languages.Result{Language: "go"})
 	b.put("b", &languages.Result{Language: "go"})
 	if err := a.save(); err != nil {
 		t.Fatal(err)
 	}
-	if !a.unchanged() || b.unchanged() {
-		t.Fatalf("after a's save: a unchanged %v, b unchanged %v", a.unchanged(), b.unchanged())
-	}
+	// b read no file either: it writes the whole cache, a's entry kept.
 	if err := b.save(); err != nil {
 		t.Fatal(err)
 	}
-	m := readCache(dir, cacheName())
-	if m["a"] == nil || m["b"] == nil {
-		t.Errorf("after both saves the cache holds %v", m)
+	if m := readCache(dir, cacheName()); m["a"] == nil || m["b"] == nil {
+		t.Fatalf("after both first saves the cache holds %v", m)
 	}
-	// a's file was replaced by b's: its next save merges again.
-	a.put("c", &languages.Result{Language: "go"})
-	if err := a.save(); err != nil {
+}
+
+// TestCacheSegments: a run that adds counts writes a segment of its own,
+// not the whole cache; the first save, and the save that finds too many
+// segments, write the whole cache merged with what other runs saved, and
+// remove the segments merged.
+func TestCacheSegments(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv(CacheDirEnv, dir)
+	segs := func() []string {
+		t.Helper()
+		names, err := filepath.Glob(filepath.Join(dir, segmentDir(cacheName()), "*"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return names
+	}
+	for _, k := range []string{"a", "b"} {
+		r := openCache("unused", "")
+		r.put(k, &languages.Result{Language: "go"})
+		if err := r.save(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := segs(); len(n) != 1 {
+		t.Fatalf("segments after a first save and a second: %v", n)
+	}
+	before, err := os.Stat(filepath.Join(dir, cacheName()))
+	if err != nil {
 		t.Fatal(err)
 	}
-	m = readCache(dir, cacheName())
+	// A later run adds one entry: one segment, the file untouched.
+	c := openCache("unused", "")
+	c.put("c", &languages.Result{Language: "go", Assertions: 3})
+	if err := c.save(); err != nil {
+		t.Fatal(err)
+	}
+	after, err := os.Stat(filepath.Join(dir, cacheName()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !os.SameFile(before, after) {
+		t.Error("a save of one entry rewrote the cache file")
+	}
+	if n := segs(); len(n) != 2 {
+		t.Fatalf("segments after one more save: %v", n)
+	}
+	if m := readCache(dir, cacheName()); m["c"] == nil || m["c"].Assertions != 3 || m["a"] == nil {
+		t.Fatalf("the cache with a segment holds %v", m)
+	}
+	// Runs keep adding: the segments never pile past the bound, and
+	// nothing is lost when they are merged.
+	for i := 0; i < 3*maxSegments; i++ {
+		r := openCache("unused", "")
+		r.put(fmt.Sprintf("k%d", i), &languages.Result{Language: "go"})
+		if err := r.save(); err != nil {
+			t.Fatal(err)
+		}
+		if n := segs(); len(n) > maxSegments {
+			t.Fatalf("run %d: %d segments", i, len(n))
+		}
+	}
+	m := readCache(dir, cacheName())
+	for i := 0; i < 3*maxSegments; i++ {
+		if m[fmt.Sprintf("k%d", i)] == nil {
+			t.Fatalf("k%d lost", i)
+		}
+	}
 	if m["a"] == nil || m["b"] == nil || m["c"] == nil {
-		t.Errorf("after a's second save the cache holds %v", m)
+		t.Fatalf("early entries lost: %v", m)
+	}
+	// A corrupt segment is a miss, not a failure, and merges away.
+	if err := os.WriteFile(filepath.Join(dir, segmentDir(cacheName()), "0-bad.bin"), []byte("garbage"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if m := readCache(dir, cacheName()); m["a"] == nil {
+		t.Fatal("a corrupt segment hid the cache")
 	}
 }

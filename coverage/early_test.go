@@ -22,19 +22,19 @@ func TestEarlyParsesCountAsTheWalk(t *testing.T) {
 	dir := t.TempDir()
 	run(t, dir, nil, "init", "-q")
 	writeAll(t, dir, map[string]string{
-		"pytest.ini":                "[pytest]\npython_files = check_*.py test_*.py\ntestpaths = tests\naddopts = --ignore=tests/legacy\n",
-		"tests/__init__.py":         "",
-		"tests/base.py":             "class Base:\n    def test_inherited(self):\n        assert f()\n",
-		"tests/test_inherit.py":     "from .base import Base\nclass TestOnly(Base):\n    pass\n",
-		"tests/check_app.py":        "def test_app():\n    assert 1\n",
-		"tests/legacy/test_old.py":  "def test_old(): pass\n",
-		"scripts/test_outside.py":   "def test_z(): pass\n",
-		"a_test.go":                 twoTests,
-		"pkg/testdata/x_test.go":    twoTests,
-		"web/package.json":          `{"scripts": {"test": "jest"}, "jest": {"testMatch": ["**/specs/**/*.js"]}}`,
-		"web/specs/a.js":            "test('a', () => { expect(1).toBe(1) })\n",
-		"web/lib/b.test.js":         "test('b', () => { expect(2).toBe(2) })\n",
-		"big/many_test.go":          strings.Repeat("// filler\n", 100) + twoTests,
+		"pytest.ini":               "[pytest]\npython_files = check_*.py test_*.py\ntestpaths = tests\naddopts = --ignore=tests/legacy\n",
+		"tests/__init__.py":        "",
+		"tests/base.py":            "class Base:\n    def test_inherited(self):\n        assert f()\n",
+		"tests/test_inherit.py":    "from .base import Base\nclass TestOnly(Base):\n    pass\n",
+		"tests/check_app.py":       "def test_app():\n    assert 1\n",
+		"tests/legacy/test_old.py": "def test_old(): pass\n",
+		"scripts/test_outside.py":  "def test_z(): pass\n",
+		"a_test.go":                twoTests,
+		"pkg/testdata/x_test.go":   twoTests,
+		"web/package.json":         `{"scripts": {"test": "jest"}, "jest": {"testMatch": ["**/specs/**/*.js"]}}`,
+		"web/specs/a.js":           "test('a', () => { expect(1).toBe(1) })\n",
+		"web/lib/b.test.js":        "test('b', () => { expect(2).toBe(2) })\n",
+		"big/many_test.go":         strings.Repeat("// filler\n", 100) + twoTests,
 	})
 	for i := 0; i < 12; i++ {
 		write(t, dir, fmt.Sprintf("m/m%d_test.go", i), fmt.Sprintf("package m\nimport \"testing\"\nfunc TestM%d(t *testing.T) { t.Error(1) }\n", i))

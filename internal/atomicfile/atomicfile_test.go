@@ -3,6 +3,8 @@ package atomicfile
 import (
 	"os"
 	"path/filepath"
+	"reflect"
+	"sort"
 	"testing"
 )
 
@@ -56,5 +58,31 @@ func TestWriteFileRefusesDirectory(t *testing.T) {
 	dir := t.TempDir()
 	if err := WriteFile(dir, []byte("x"), 0o644); err == nil {
 		t.Fatal("wrote over a directory")
+	}
+}
+
+// TestReadDirIn lists a directory below a root without writers' temporary
+// files, treats a missing one as empty and refuses one reached through a
+// link.
+func TestReadDirIn(t *testing.T) {
+	root := t.TempDir()
+	if names, err := ReadDirIn(root, "d"); err != nil || len(names) != 0 {
+		t.Fatalf("missing directory: %q, %v", names, err)
+	}
+	for _, n := range []string{"a.bin", "b.bin", ".a.bin" + TempMarker + "123"} {
+		if err := WriteIn(root, "d/"+n, []byte("x"), Options{Perm: 0o644, MkdirAll: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	names, err := ReadDirIn(root, "d")
+	sort.Strings(names)
+	if err != nil || !reflect.DeepEqual(names, []string{"a.bin", "b.bin"}) {
+		t.Fatalf("ReadDirIn = %q, %v", names, err)
+	}
+	if err := os.Symlink(filepath.Join(root, "d"), filepath.Join(root, "l")); err != nil {
+		t.Fatal(err)
+	}
+	if names, err := ReadDirIn(root, "l"); err == nil {
+		t.Fatalf("a linked directory was listed: %q", names)
 	}
 }

@@ -344,3 +344,33 @@ func readSized(r io.Reader, size int64) ([]byte, error) {
 		}
 	}
 }
+
+// ReadDirIn lists the names in the directory rel below root, without
+// following a link in any part of rel, leaving out the temporary files of
+// writers. A missing directory is an empty list.
+func ReadDirIn(root, rel string) ([]string, error) {
+	parts, err := splitRel(rel)
+	if err != nil {
+		return nil, err
+	}
+	dfd, err := openDir(root, parts, false)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	d := os.NewFile(uintptr(dfd), rel)
+	defer d.Close()
+	names, err := d.Readdirnames(-1)
+	if err != nil {
+		return nil, fmt.Errorf("list %s: %w", rel, err)
+	}
+	out := names[:0]
+	for _, n := range names {
+		if !IsTemp(n) {
+			out = append(out, n)
+		}
+	}
+	return out, nil
+}
