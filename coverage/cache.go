@@ -46,6 +46,11 @@ type cache struct {
 	// segments read with it.
 	based bool
 	segs  []string
+	// used are the keys this run looked up and found, or added; whole
+	// says it counted a whole snapshot, so that what it did not use is
+	// an old version of a file, which a compaction may drop.
+	used  map[string]bool
+	whole bool
 	// loaded is closed once the file is decoded: the decode runs beside
 	// the listing of the snapshot and the runners' selection, and every
 	// use of entries or read waits for it.
@@ -112,17 +117,24 @@ const maxSegments = 16
 // segmentDir is the directory of the segments of the cache file rel.
 func segmentDir(rel string) string { return rel + ".d" }
 
+// evictSlack is how many entries beyond one and a half times those a whole
+// count used a cache keeps before a compaction drops the unused ones: the
+// cache, and every run's decode of it, stays within that of the tree.
+var evictSlack = 1000
+
 // readCache decodes the cache file and its segments; nil when there is no
 // file, or it is odd (a link, a FIFO, too large, corrupt): an empty cache.
 func readCache(root, rel string) map[string]*languages.Result {
-	m, _, _ := readCacheParts(root, rel)
+	m, _, _, _ := readCacheParts(root, rel)
 	return m
 }
 
 // readCacheParts decodes the cache file and its segments, and lists the
-// segments it read. based reports a file that decoded; a corrupt segment
-// is skipped (and merged away at the next compaction).
-func readCacheParts(root, rel string) (m map[string]*languages.Result, segs []string, based bool) {
+// segments it read and the keys they hold. based reports a file that
+// decoded; a corrupt segment is skipped (and merged away at the next
+// compaction).
+func readCacheParts(root, rel string) (m map[string]*languages.Result, segs []string, recent map[string]bool, based bool) {
+	recent = map[string]bool{}
 	if data, err := atomicfile.ReadIn(root, rel, maxCacheSize); err == nil {
 		if m, err = decodeCache(data); err == nil {
 			based = true
@@ -140,6 +152,9 @@ func readCacheParts(root, rel string) (m map[string]*languages.Result, segs []st
 		if err != nil {
 			continue
 		}
+		for k := range seg {
+			recent[k] = true
+		}
 		if m == nil {
 			m = seg
 			continue
@@ -148,7 +163,7 @@ func readCacheParts(root, rel string) (m map[string]*languages.Result, segs []st
 			m[k] = v
 		}
 	}
-	return m, segs, based
+	return m, segs, recent, based
 }
 
 // openCache reads the cache of the repository whose common git dir is
@@ -156,7 +171,7 @@ func readCacheParts(root, rel string) (m map[string]*languages.Result, segs []st
 // set); configured is [coverage] cache_dir, resolved. A missing,
 // unreadable or corrupt file is an empty cache.
 func openCache(commonDir, configured string) *cache {
-	c := &cache{entries: map[string]*languages.Result{}, fresh: map[string]*languages.Result{}}
+	c := &cache{entries: map[string]*languages.Result{}, fresh: map[string]*languages.Result{}, used: map[string]bool{}}
 	if commonDir == "" {
 		return c
 	}
@@ -167,7 +182,7 @@ func openCache(commonDir, configured string) *cache {
 	c.loaded = make(chan struct{})
 	go func() {
 		defer close(c.loaded)
-		m, segs, based := readCacheParts(c.root, c.rel)
+		m, segs, _, based := readCacheParts(c.root, c.rel)
 		if m != nil {
 			c.entries = m
 		}
@@ -202,7 +217,11 @@ func (c *cache) get(key string) *languages.Result {
 	c.wait()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.entries[key]
+	r := c.entries[key]
+	if r != nil {
+		c.used[key] = true
+	}
+	return r
 }
 
 func (c *cache) put(key string, r *languages.Result) {
@@ -211,6 +230,15 @@ func (c *cache) put(key string, r *languages.Result) {
 	defer c.mu.Unlock()
 	c.entries[key] = r
 	c.fresh[key] = r
+	c.used[key] = true
+}
+
+// countedWhole records that this run counted a whole snapshot through the
+// cache.
+func (c *cache) countedWhole() {
+	c.mu.Lock()
+	c.whole = true
+	c.mu.Unlock()
 }
 
 // tooLarge reports whether the cache knows the blob to be past
@@ -252,13 +280,32 @@ func (c *cache) save() error {
 		return nil
 	}
 	// Another run may have saved since this one read: keep what it added.
-	now, segs, _ := readCacheParts(c.root, c.rel)
+	now, segs, recent, _ := readCacheParts(c.root, c.rel)
 	for k, v := range now {
 		if _, ok := c.entries[k]; !ok {
 			c.entries[k] = v
 		}
 	}
-	if atomicfile.WriteIn(c.root, c.rel, encodeCache(c.entries), opts) == nil {
+	out := c.entries
+	c.mu.Lock()
+	if c.whole && len(c.entries) > len(c.used)+len(c.used)/2+evictSlack {
+		// Every commit adds the counts of its changed files, and the
+		// cache would grow with the history, and every run's decode with
+		// it. What a whole count did not use is an old version of a file:
+		// kept are the entries it used and those other runs added since
+		// the last compaction.
+		out = make(map[string]*languages.Result, len(c.used)+len(recent))
+		for k := range c.used {
+			if v := c.entries[k]; v != nil {
+				out[k] = v
+			}
+		}
+		for k := range recent {
+			out[k] = c.entries[k]
+		}
+	}
+	c.mu.Unlock()
+	if atomicfile.WriteIn(c.root, c.rel, encodeCache(out), opts) == nil {
 		for _, n := range segs {
 			atomicfile.RemoveIn(c.root, segmentDir(c.rel)+"/"+n)
 		}

@@ -261,3 +261,48 @@ func TestCacheSegments(t *testing.T) {
 		t.Fatal("a corrupt segment hid the cache")
 	}
 }
+
+// TestCacheEvictsOldVersions: every change adds the counts of its files,
+// and a compaction after a whole count drops what that count did not use,
+// so that the cache follows the tree rather than its history; a count of
+// some paths only drops nothing, and a whole count after the drop parses
+// nothing.
+func TestCacheEvictsOldVersions(t *testing.T) {
+	was := evictSlack
+	evictSlack = 0
+	defer func() { evictSlack = was }()
+	dir := newRepo(t)
+	cacheDir := t.TempDir()
+	entries := func() int {
+		t.Helper()
+		return len(readCache(cacheDir, cacheName()))
+	}
+	count(t, Options{Dir: dir, Mode: WorkTree, CacheDir: cacheDir})
+	base := entries()
+	if base == 0 {
+		t.Fatal("no cache after a count")
+	}
+	// Old versions of a file of some paths only: kept, whatever their
+	// number.
+	for i := 0; i < 2*maxSegments; i++ {
+		write(t, dir, "a_test.go", fmt.Sprintf("%s// only %d\n", twoTests, i))
+		count(t, Options{Dir: dir, Mode: WorkTree, CacheDir: cacheDir, Paths: []string{"a_test.go"}})
+	}
+	if n := entries(); n < base+2*maxSegments {
+		t.Fatalf("counts of some paths only dropped entries: %d, want at least %d", n, base+2*maxSegments)
+	}
+	// Whole counts: the old versions go at the next compactions. What
+	// other runs added since the last compaction stays for one more, and
+	// up to maxSegments runs' additions wait in segments: one entry each
+	// here.
+	for i := 0; i < 3*maxSegments; i++ {
+		write(t, dir, "a_test.go", fmt.Sprintf("%s// whole %d\n", twoTests, i))
+		count(t, Options{Dir: dir, Mode: WorkTree, CacheDir: cacheDir})
+	}
+	if n := entries(); n > base+2*maxSegments {
+		t.Fatalf("after whole counts the cache holds %d entries, for a tree of %d; without a drop it would be %d", n, base, base+5*maxSegments)
+	}
+	if c := count(t, Options{Dir: dir, Mode: WorkTree, CacheDir: cacheDir}); c.Parsed != 0 {
+		t.Fatalf("a whole count after the drop parsed %d files", c.Parsed)
+	}
+}

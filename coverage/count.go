@@ -272,6 +272,9 @@ func countSnapshot(ctx context.Context, s *snapshot, o Options) (*Counts, error)
 		c = openCache("", "")
 	}
 	excludes := compileExcludes(append(append([]string(nil), DefaultExcludes...), o.Excludes...))
+	if s.info != nil && s.partialRev == "" && len(o.Paths) == 0 {
+		c.countedWhole()
+	}
 	ea := startEarly(ctx, s, c, excludes, &o)
 	defer ea.wait()
 	out := &Counts{Root: s.root, info: s.info, cache: c}
