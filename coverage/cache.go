@@ -233,6 +233,19 @@ func (c *cache) put(key string, r *languages.Result) {
 	c.used[key] = true
 }
 
+// peek is get when the cache is decoded already, and nil before: for a
+// guess that must not wait for it.
+func (c *cache) peek(key string) *languages.Result {
+	if c.loaded != nil {
+		select {
+		case <-c.loaded:
+		default:
+			return nil
+		}
+	}
+	return c.get(key)
+}
+
 // countedWhole records that this run counted a whole snapshot through the
 // cache.
 func (c *cache) countedWhole() {

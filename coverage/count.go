@@ -34,6 +34,9 @@ type Options struct {
 	cache *cache
 	// info, when set, is where the repository lives, already asked.
 	info *gitrepo.Info
+	// changes, when set, is the listing of the files the snapshot changes
+	// from its reference, under way.
+	changes *changesRun
 	// Dir is a directory inside the repository, or the directory to count
 	// in Plain mode.
 	Dir string
@@ -276,7 +279,7 @@ func countSnapshot(ctx context.Context, s *snapshot, o Options) (*Counts, error)
 		c.countedWhole()
 	}
 	ea := startEarly(ctx, s, c, excludes, &o)
-	defer ea.wait()
+	defer ea.stop()
 	out := &Counts{Root: s.root, info: s.info, cache: c}
 	if out.scopes, err = compileScopes(o.Scopes); err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package coverage
 
 import (
 	"context"
+	"strings"
 
 	"github.com/gitsentinel/sentinel/languages"
 )
@@ -14,13 +15,16 @@ var maxEarly = 8
 // early parses, on a core of its own, the few test files whose counts the
 // cache lacks, while the main goroutine lists the runners' selection and
 // walks every entry. When one file of a large tree changed, its parse was
-// most of a pre-commit run and started only after that walk. A file is
-// guessed by its name (languages.ForPath); the walk then uses the result
-// only where it picks the same language for the file, so a wrong guess
-// costs a parse, never a count.
+// most of a pre-commit run and started only after that walk. The files are
+// the changes git lists against the reference where a check runs that
+// listing anyway, or else the entries the cache lacks, guessed by name
+// (languages.ForPath); the walk uses a result only where it picks the same
+// language for the file, so a wrong guess costs a parse, never a count.
 type early struct {
-	scanned chan struct{}
-	jobs    map[int]*earlyJob
+	scanned  chan struct{}
+	jobs     map[int]*earlyJob
+	cancel   context.CancelFunc
+	finished chan struct{}
 }
 
 type earlyJob struct {
@@ -31,6 +35,10 @@ type earlyJob struct {
 	err  error
 }
 
+// maxEarlyChanges is how many changed files the listing of changes may
+// name before the guess goes by the cache instead.
+const maxEarlyChanges = 64
+
 // startEarly starts the guess and the parses. Only snapshots whose blob
 // ids are known from the start (the index, a commit) take part: a
 // work-tree file's is known only once it is settled.
@@ -38,25 +46,11 @@ func startEarly(ctx context.Context, s *snapshot, c *cache, excludes excludePatt
 	if s.info == nil || o.Mode == WorkTree || o.Mode == Plain {
 		return nil
 	}
-	ea := &early{scanned: make(chan struct{}), jobs: map[int]*earlyJob{}}
+	ctx, cancel := context.WithCancel(ctx)
+	ea := &early{scanned: make(chan struct{}), jobs: map[int]*earlyJob{}, cancel: cancel, finished: make(chan struct{})}
 	go func() {
-		var order []int
-		for i := range s.entries {
-			e := &s.entries[i]
-			if e.blob == "" || e.worktree || (e.mode != "100644" && e.mode != "100755") || !underPaths(e.path, o.Paths) {
-				continue
-			}
-			l := languages.ForPath(e.path)
-			if l == nil || excludes.match(e.path) || c.tooLarge(e.blob) || c.get(countKey(l, e.path, e.blob)) != nil {
-				continue
-			}
-			if len(order) == maxEarly {
-				break
-			}
-			ea.jobs[i] = &earlyJob{lang: l, done: make(chan struct{})}
-			order = append(order, i)
-		}
-		close(ea.scanned)
+		defer close(ea.finished)
+		order := ea.pick(s, c, excludes, o)
 		if len(order) == 0 {
 			return
 		}
@@ -78,6 +72,59 @@ func startEarly(ctx context.Context, s *snapshot, c *cache, excludes excludePatt
 	return ea
 }
 
+// pick chooses the entries to parse early, in order, and publishes them.
+func (ea *early) pick(s *snapshot, c *cache, excludes excludePatterns, o *Options) []int {
+	defer close(ea.scanned)
+	var order []int
+	// consider adds entry i unless it cannot be a test file or the cache
+	// has it; wait says whether to wait for the cache to be decoded, or
+	// to ask it only if it already is.
+	consider := func(i int, wait bool) {
+		e := &s.entries[i]
+		if len(order) == maxEarly || e.blob == "" || e.worktree || (e.mode != "100644" && e.mode != "100755") || !underPaths(e.path, o.Paths) {
+			return
+		}
+		l := languages.ForPath(e.path)
+		if l == nil || excludes.match(e.path) {
+			return
+		}
+		get := c.peek
+		if wait {
+			get = c.get
+		}
+		if get(tooLargeKey(e.blob)) != nil || get(countKey(l, e.path, e.blob)) != nil {
+			return
+		}
+		ea.jobs[i] = &earlyJob{lang: l, done: make(chan struct{})}
+		order = append(order, i)
+	}
+	if o.changes != nil {
+		// The listing of changes is a few ms of git's, beside this; the
+		// cache's decode may take longer.
+		if changes, _, err := o.changes.wait(); err == nil && len(changes) <= maxEarlyChanges {
+			want := make(map[string]string, len(changes))
+			for _, ch := range changes {
+				if strings.Trim(ch.NewBlob, "0") != "" {
+					want[ch.Path] = ch.NewBlob
+				}
+			}
+			for i := range s.entries {
+				if b, ok := want[s.entries[i].path]; ok && b == s.entries[i].blob {
+					consider(i, false)
+				}
+			}
+			return order
+		}
+	}
+	for i := range s.entries {
+		if len(order) == maxEarly {
+			break
+		}
+		consider(i, true)
+	}
+	return order
+}
+
 // take returns the early job of entry i when it counted the file as
 // language l would, nil otherwise.
 func (ea *early) take(i int, l *languages.Language) *earlyJob {
@@ -91,14 +138,12 @@ func (ea *early) take(i int, l *languages.Language) *earlyJob {
 	return nil
 }
 
-// wait blocks until every early parse is done, so that none outlives the
-// count.
-func (ea *early) wait() {
+// stop cancels the early parses the walk did not take and waits for them,
+// so that none outlives the count.
+func (ea *early) stop() {
 	if ea == nil {
 		return
 	}
-	<-ea.scanned
-	for _, ej := range ea.jobs {
-		<-ej.done
-	}
+	ea.cancel()
+	<-ea.finished
 }

@@ -1,6 +1,7 @@
 package coverage
 
 import (
+	"context"
 	"fmt"
 	"reflect"
 	"strings"
@@ -39,15 +40,28 @@ func TestEarlyParsesCountAsTheWalk(t *testing.T) {
 	for i := 0; i < 12; i++ {
 		write(t, dir, fmt.Sprintf("m/m%d_test.go", i), fmt.Sprintf("package m\nimport \"testing\"\nfunc TestM%d(t *testing.T) { t.Error(1) }\n", i))
 	}
+	// Half the files committed, the rest and an edit staged: the
+	// listing of changes names the staged ones.
+	run(t, dir, nil, "add", "a_test.go", "m", "tests/base.py")
+	run(t, dir, nil, "commit", "-q", "-m", "half")
+	write(t, dir, "a_test.go", threeTests)
 	run(t, dir, nil, "add", "-A")
 	was := maxEarly
 	defer func() { maxEarly = was }()
 	var ref *Counts
-	for _, n := range []int{0, 8, 1000} {
+	for _, tc := range []struct {
+		n       int
+		changes bool
+	}{{0, false}, {8, false}, {1000, false}, {8, true}, {1000, true}} {
+		n := tc.n
 		maxEarly = n
-		c := count(t, Options{Dir: dir, Mode: Index, CacheDir: t.TempDir()})
+		o := Options{Dir: dir, Mode: Index, CacheDir: t.TempDir()}
+		if tc.changes {
+			o.changes = startChanges(context.Background(), o, dir)
+		}
+		c := count(t, o)
 		if c.Parsed == 0 {
-			t.Fatalf("early %d: nothing parsed with an empty cache", n)
+			t.Fatalf("early %d (changes listed %v): nothing parsed with an empty cache", n, tc.changes)
 		}
 		if ref == nil {
 			ref = c
@@ -57,13 +71,13 @@ func TestEarlyParsesCountAsTheWalk(t *testing.T) {
 			continue
 		}
 		if got, want := listed(c), listed(ref); !reflect.DeepEqual(got, want) {
-			t.Errorf("early %d: tests\n got %q\nwant %q", n, got, want)
+			t.Errorf("early %d (changes listed %v): tests\n got %q\nwant %q", n, tc.changes, got, want)
 		}
 		if got, want := figures(c), figures(ref); !reflect.DeepEqual(got, want) {
-			t.Errorf("early %d: figures %+v, want %+v", n, got, want)
+			t.Errorf("early %d (changes listed %v): figures %+v, want %+v", n, tc.changes, got, want)
 		}
 		if c.Parsed != ref.Parsed {
-			t.Errorf("early %d: parsed %d files, without early parses %d", n, c.Parsed, ref.Parsed)
+			t.Errorf("early %d (changes listed %v): parsed %d files, without early parses %d", n, tc.changes, c.Parsed, ref.Parsed)
 		}
 	}
 }

@@ -116,7 +116,9 @@ func Check(ctx context.Context, o Options) (*CheckResult, error) {
 	if o.Dir != "" && o.Mode != Plain {
 		pending = startChanges(ctx, o, o.Dir)
 	}
-	c, err := Count(ctx, o)
+	co := o
+	co.changes = pending
+	c, err := Count(ctx, co)
 	if err != nil {
 		if pending != nil {
 			pending.wait()
