@@ -370,14 +370,8 @@ func countSnapshot(ctx context.Context, s *snapshot, o Options) (*Counts, error)
 			redo = append(redo, job{e: &s.entries[u.idx], lang: u.ej.lang, idx: u.idx, full: true})
 			continue
 		}
-		e := &s.entries[u.idx]
 		results[u.idx], skipped[u.idx] = u.ej.r, u.ej.sk
-		if u.ej.r != nil {
-			c.put(countKey(u.ej.lang, e.path, e.blob), u.ej.r)
-		}
-		if sk := u.ej.sk; sk != nil && sk.Content && sk.Reason == tooLargeReason() {
-			c.putTooLarge(e.blob)
-		}
+		keep(c, job{e: &s.entries[u.idx], lang: u.ej.lang, idx: u.idx}, u.ej.r, u.ej.sk, false)
 	}
 	if _, err := parseAll(ctx, s, c, redo, results, skipped, &o); err != nil {
 		return nil, err
@@ -451,12 +445,7 @@ func parseAll(ctx context.Context, s *snapshot, c *cache, jobs []job, results []
 					mu.Unlock()
 				}
 				results[j.idx], skipped[j.idx] = r, sk
-				if r != nil && j.e.blob != "" && !hit {
-					c.put(countKey(j.lang, j.e.path, j.e.blob), r)
-				}
-				if sk != nil && sk.Content && sk.Reason == tooLargeReason() {
-					c.putTooLarge(j.e.blob)
-				}
+				keep(c, j, r, sk, hit)
 				progress.step()
 			}
 		}()
@@ -473,6 +462,17 @@ func parseAll(ctx context.Context, s *snapshot, c *cache, jobs []job, results []
 		return int(hits.Load()), firstErr
 	}
 	return int(hits.Load()), ctx.Err()
+}
+
+// keep caches what counting job j gave: its result, or that its blob is
+// too large. A hit came from the cache already.
+func keep(c *cache, j job, r *languages.Result, sk *SkippedFile, hit bool) {
+	if r != nil && j.e.blob != "" && !hit {
+		c.put(countKey(j.lang, j.e.path, j.e.blob), r)
+	}
+	if sk != nil && sk.Content && sk.Reason == tooLargeReason() {
+		c.putTooLarge(j.e.blob)
+	}
 }
 
 // countOne reads and counts one file. A file that cannot be counted gets a

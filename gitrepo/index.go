@@ -13,6 +13,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/gitsentinel/sentinel/internal/gitconfig"
 )
 
 // The index is read in-process because listing it through `git ls-files -s`
@@ -70,61 +72,25 @@ type Index struct {
 	mtimeSec, mtimeNsec uint32
 }
 
-// gitDirOf finds the git dir of the work tree at root without a process:
-// root/.git as a directory, or the directory a "gitdir:" file names. ok is
-// false where git's own discovery could differ (GIT_DIR, GIT_WORK_TREE or
-// GIT_COMMON_DIR set, anything else at root/.git).
-func gitDirOf(root string) (string, bool) {
+// indexPath is the index file git would read for the work tree at root:
+// GIT_INDEX_FILE (relative to the root, where git runs), or the git dir's.
+// ok is false where git's own discovery could differ: GIT_DIR,
+// GIT_WORK_TREE or GIT_COMMON_DIR set, anything odd at root/.git.
+func indexPath(root string) (string, bool) {
 	for _, v := range []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR"} {
 		if os.Getenv(v) != "" {
 			return "", false
 		}
 	}
-	dotgit := filepath.Join(root, ".git")
-	fi, err := os.Lstat(dotgit)
+	dir, err := gitconfig.WorkTreeGitDir(root)
 	if err != nil {
 		return "", false
 	}
-	if fi.IsDir() {
-		return dotgit, true
-	}
-	if !fi.Mode().IsRegular() || fi.Size() > 4096 {
-		return "", false
-	}
-	b, err := os.ReadFile(dotgit)
-	if err != nil {
-		return "", false
-	}
-	line, ok := strings.CutPrefix(strings.TrimRight(string(b), "\r\n"), "gitdir: ")
-	if !ok || line == "" || strings.ContainsAny(line, "\n\x00") {
-		return "", false
-	}
-	if !filepath.IsAbs(line) {
-		line = filepath.Join(root, line)
-	}
-	if st, err := os.Stat(line); err != nil || !st.IsDir() {
-		return "", false
-	}
-	return line, true
-}
-
-// indexPath is the index file git would read for the work tree at root:
-// GIT_INDEX_FILE (relative to the root, where git runs), or the git dir's.
-func indexPath(root string) (string, bool) {
 	if p := os.Getenv("GIT_INDEX_FILE"); p != "" {
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(root, p)
 		}
-		// GIT_INDEX_FILE without GIT_DIR: the work tree still decides
-		// the repository, so git's discovery must be the same as ours.
-		if _, ok := gitDirOf(root); !ok {
-			return "", false
-		}
 		return p, true
-	}
-	dir, ok := gitDirOf(root)
-	if !ok {
-		return "", false
 	}
 	return filepath.Join(dir, "index"), true
 }
@@ -143,7 +109,7 @@ func ReadIndex(info *Info) (*Index, error) {
 	}
 	p, ok := indexPath(info.Root)
 	if !ok {
-		return nil, fmt.Errorf("%w: the git dir is not the work tree's .git", errIndexUnread)
+		return nil, unread("the git dir is not the work tree's .git")
 	}
 	f, err := os.Open(p)
 	if errors.Is(err, os.ErrNotExist) {
@@ -185,18 +151,15 @@ func readFull(f *os.File, b []byte) (int, error) {
 // parseIndex decodes an index file. Every string is cut from one copy of
 // the file and one of the hex object ids.
 func parseIndex(data []byte, hashLen int) (*Index, error) {
-	bad := func(format string, a ...any) error {
-		return fmt.Errorf("%w: %s", errIndexUnread, fmt.Sprintf(format, a...))
-	}
 	if len(data) < indexHeaderBytes+hashLen {
-		return nil, bad("%d bytes", len(data))
+		return nil, unread("%d bytes", len(data))
 	}
 	if string(data[:4]) != "DIRC" {
-		return nil, bad("no index signature")
+		return nil, unread("no index signature")
 	}
 	version := binary.BigEndian.Uint32(data[4:])
 	if version < 2 || version > 4 {
-		return nil, bad("version %d", version)
+		return nil, unread("version %d", version)
 	}
 	body, sum := data[:len(data)-hashLen], data[len(data)-hashLen:]
 	// index.skipHash writes zeros where the checksum goes. The sum is
@@ -216,7 +179,7 @@ func parseIndex(data []byte, hashLen int) (*Index, error) {
 	}
 	ix, err := parseIndexBody(body, hashLen, version)
 	if !<-sumOK {
-		return nil, bad("checksum mismatch")
+		return nil, unread("checksum mismatch")
 	}
 	return ix, err
 }
@@ -224,14 +187,11 @@ func parseIndex(data []byte, hashLen int) (*Index, error) {
 // parseIndexBody decodes the entries and checks the extensions of an index
 // whose header and size are known to be sound.
 func parseIndexBody(body []byte, hashLen int, version uint32) (*Index, error) {
-	bad := func(format string, a ...any) error {
-		return fmt.Errorf("%w: %s", errIndexUnread, fmt.Sprintf(format, a...))
-	}
 	n := binary.BigEndian.Uint32(body[8:])
 	// An entry takes at least 62 bytes: a count beyond that is a lie,
 	// and must not size an allocation.
 	if uint64(n) > uint64(len(body))/40 {
-		return nil, bad("%d entries in %d bytes", n, len(body))
+		return nil, unread("%d entries in %d bytes", n, len(body))
 	}
 	all := string(body)
 	hexIDs := make([]byte, int(n)*hashLen*2)
@@ -241,7 +201,7 @@ func parseIndexBody(body []byte, hashLen int, version uint32) (*Index, error) {
 	fixed := 40 + hashLen + 2
 	for i := 0; i < int(n); i++ {
 		if off+fixed > len(body) {
-			return nil, bad("entry %d cut short", i)
+			return nil, unread("entry %d cut short", i)
 		}
 		b := body[off:]
 		st := statData{
@@ -256,44 +216,44 @@ func parseIndexBody(body []byte, hashLen int, version uint32) (*Index, error) {
 		var ext uint16
 		if flags&flagExtended != 0 {
 			if version < 3 || p+2 > len(b) {
-				return nil, bad("entry %d: extended flags in version %d", i, version)
+				return nil, unread("entry %d: extended flags in version %d", i, version)
 			}
 			ext = binary.BigEndian.Uint16(b[p:])
 			p += 2
 			if ext&^extKnown != 0 {
-				return nil, bad("entry %d: unknown extended flags %#x", i, ext)
+				return nil, unread("entry %d: unknown extended flags %#x", i, ext)
 			}
 		}
 		var name string
 		if version == 4 {
 			strip, k := gitVarint(b[p:])
 			if k == 0 || strip > uint64(len(prev)) {
-				return nil, bad("entry %d: bad path prefix", i)
+				return nil, unread("entry %d: bad path prefix", i)
 			}
 			p += k
 			nul := strings.IndexByte(all[off+p:], 0)
 			if nul < 0 {
-				return nil, bad("entry %d: path not terminated", i)
+				return nil, unread("entry %d: path not terminated", i)
 			}
 			name = prev[:len(prev)-int(strip)] + all[off+p:off+p+nul]
 			off += p + nul + 1
 		} else {
 			nul := strings.IndexByte(all[off+p:], 0)
 			if nul < 0 {
-				return nil, bad("entry %d: path not terminated", i)
+				return nil, unread("entry %d: path not terminated", i)
 			}
 			name = all[off+p : off+p+nul]
 			// Entries are padded with NULs to a multiple of eight bytes.
 			off += (p + nul + 8) &^ 7
 			if off > len(body) {
-				return nil, bad("entry %d cut short", i)
+				return nil, unread("entry %d cut short", i)
 			}
 		}
 		if l := int(flags & flagNameMask); l != flagNameMask && l != len(name) || l == flagNameMask && len(name) < flagNameMask {
-			return nil, bad("entry %d: path length %d, flags say %d", i, len(name), l)
+			return nil, unread("entry %d: path length %d, flags say %d", i, len(name), l)
 		}
 		if !cleanIndexPath(name) || name <= prev && i > 0 && !(name == prev && stageOf(flags) > ix.Entries[i-1].Stage) {
-			return nil, bad("entry %d: path %q out of order or not clean", i, name)
+			return nil, unread("entry %d: path %q out of order or not clean", i, name)
 		}
 		var mode string
 		switch st.mode & modeTypeMask {
@@ -304,17 +264,17 @@ func parseIndexBody(body []byte, hashLen int, version uint32) (*Index, error) {
 			case 0o755:
 				mode = "100755"
 			default:
-				return nil, bad("entry %d: mode %o", i, st.mode)
+				return nil, unread("entry %d: mode %o", i, st.mode)
 			}
 		case modeSymlink:
 			mode = "120000"
 		case modeGitlink:
 			mode = "160000"
 		default: // a sparse index's directories, or worse
-			return nil, bad("entry %d: mode %o", i, st.mode)
+			return nil, unread("entry %d: mode %o", i, st.mode)
 		}
 		if st.mode&^modeTypeMask != 0 && mode != "100644" && mode != "100755" {
-			return nil, bad("entry %d: mode %o", i, st.mode)
+			return nil, unread("entry %d: mode %o", i, st.mode)
 		}
 		h := hexIDs[i*hashLen*2 : (i+1)*hashLen*2]
 		hex.Encode(h, id)
@@ -325,7 +285,7 @@ func parseIndexBody(body []byte, hashLen int, version uint32) (*Index, error) {
 	}
 	for off < len(body) {
 		if off+8 > len(body) {
-			return nil, bad("extension header cut short")
+			return nil, unread("extension header cut short")
 		}
 		sig := body[off : off+4]
 		size := be32(body[off+4:])
@@ -333,10 +293,10 @@ func parseIndexBody(body []byte, hashLen int, version uint32) (*Index, error) {
 		// any other (a split index's "link", a sparse index's "sdir")
 		// changes what the entries mean.
 		if sig[0] < 'A' || sig[0] > 'Z' {
-			return nil, bad("required extension %q", sig)
+			return nil, unread("required extension %q", sig)
 		}
 		if uint64(size) > uint64(len(body)-off-8) {
-			return nil, bad("extension %q cut short", sig)
+			return nil, unread("extension %q cut short", sig)
 		}
 		off += 8 + int(size)
 	}
@@ -345,6 +305,11 @@ func parseIndexBody(body []byte, hashLen int, version uint32) (*Index, error) {
 		ix.Entries[i].Blob = ids[i*hashLen*2 : (i+1)*hashLen*2]
 	}
 	return ix, nil
+}
+
+// unread is an index the reader leaves to git, and why.
+func unread(format string, a ...any) error {
+	return fmt.Errorf("%w: %s", errIndexUnread, fmt.Sprintf(format, a...))
 }
 
 func be32(b []byte) uint32 { return binary.BigEndian.Uint32(b) }

@@ -249,6 +249,24 @@ func isFile(path string) bool {
 	return err == nil && fi.Mode().IsRegular()
 }
 
+// WorkTreeGitDir returns the git dir of the work tree whose top directory
+// is root: root/.git when it is a directory, or the directory its "gitdir:"
+// file names (a linked worktree, a submodule). Anything else wraps
+// ErrUnsupported.
+func WorkTreeGitDir(root string) (string, error) {
+	dotgit := filepath.Join(root, ".git")
+	fi, err := os.Lstat(dotgit)
+	switch {
+	case err != nil:
+		return "", unsupported("%s: %v", dotgit, err)
+	case fi.IsDir():
+		return dotgit, nil
+	case fi.Mode().IsRegular():
+		return readGitfile(dotgit)
+	}
+	return "", unsupported("%s is neither file nor directory", dotgit)
+}
+
 // readGitfile reads a ".git" file: "gitdir: PATH", PATH relative to the
 // file's directory.
 func readGitfile(path string) (string, error) {
