@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -37,9 +38,12 @@ type cache struct {
 	root, rel string
 	// own says that root is a directory of the user's choosing, created
 	// when missing.
-	own     bool
-	mu      sync.Mutex
-	entries map[string]*languages.Result
+	own bool
+	mu  sync.Mutex
+	// entries are the counts, each decoded when first looked up;
+	// interned is shared by those decodes.
+	entries  cacheSet
+	interned map[string]string
 	// fresh are the entries this run added and has not saved.
 	fresh map[string]*languages.Result
 	// based says the file existed when the cache was read; segs are the
@@ -122,22 +126,34 @@ func segmentDir(rel string) string { return rel + ".d" }
 // cache, and every run's decode of it, stays within that of the tree.
 var evictSlack = 1000
 
-// readCache decodes the cache file and its segments; nil when there is no
-// file, or it is odd (a link, a FIFO, too large, corrupt): an empty cache.
+// readCache decodes the cache file and its segments, every entry; nil
+// when there is no file, or it is odd (a link, a FIFO, too large,
+// corrupt): an empty cache.
 func readCache(root, rel string) map[string]*languages.Result {
-	m, _, _, _ := readCacheParts(root, rel)
+	cs, _, _, _ := readCacheParts(root, rel)
+	if cs.len() == 0 {
+		return nil
+	}
+	interned := map[string]string{}
+	m := map[string]*languages.Result{}
+	cs.keys(func(k string) {
+		if r := cs.lookup(k, interned); r != nil {
+			m[k] = r
+		}
+	})
 	return m
 }
 
-// readCacheParts decodes the cache file and its segments, and lists the
+// readCacheParts reads the cache file and its segments, and lists the
 // segments it read and the keys they hold. based reports a file that
-// decoded; a corrupt segment is skipped (and merged away at the next
+// read; a corrupt segment is skipped (and merged away at the next
 // compaction).
-func readCacheParts(root, rel string) (m map[string]*languages.Result, segs []string, recent map[string]bool, based bool) {
+func readCacheParts(root, rel string) (m cacheSet, segs []string, recent map[string]bool, based bool) {
 	recent = map[string]bool{}
+	m = newCacheSet()
 	if data, err := atomicfile.ReadIn(root, rel, maxCacheSize); err == nil {
-		if m, err = decodeCache(data); err == nil {
-			based = true
+		if cs, err := scanCache(data); err == nil {
+			m, based = cs, true
 		}
 	}
 	names, _ := atomicfile.ReadDirIn(root, segmentDir(rel))
@@ -148,20 +164,12 @@ func readCacheParts(root, rel string) (m map[string]*languages.Result, segs []st
 		if err != nil {
 			continue
 		}
-		seg, err := decodeCache(data)
+		seg, err := scanCache(data)
 		if err != nil {
 			continue
 		}
-		for k := range seg {
-			recent[k] = true
-		}
-		if m == nil {
-			m = seg
-			continue
-		}
-		for k, v := range seg {
-			m[k] = v
-		}
+		seg.keys(func(k string) { recent[k] = true })
+		m.overlay(seg)
 	}
 	return m, segs, recent, based
 }
@@ -171,7 +179,7 @@ func readCacheParts(root, rel string) (m map[string]*languages.Result, segs []st
 // set); configured is [coverage] cache_dir, resolved. A missing,
 // unreadable or corrupt file is an empty cache.
 func openCache(commonDir, configured string) *cache {
-	c := &cache{entries: map[string]*languages.Result{}, fresh: map[string]*languages.Result{}, used: map[string]bool{}}
+	c := &cache{entries: newCacheSet(), interned: map[string]string{}, fresh: map[string]*languages.Result{}, used: map[string]bool{}}
 	if commonDir == "" {
 		return c
 	}
@@ -182,11 +190,7 @@ func openCache(commonDir, configured string) *cache {
 	c.loaded = make(chan struct{})
 	go func() {
 		defer close(c.loaded)
-		m, segs, _, based := readCacheParts(c.root, c.rel)
-		if m != nil {
-			c.entries = m
-		}
-		c.segs, c.based = segs, based
+		c.entries, c.segs, _, c.based = readCacheParts(c.root, c.rel)
 	}()
 	return c
 }
@@ -217,18 +221,53 @@ func (c *cache) get(key string) *languages.Result {
 	c.wait()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	r := c.entries[key]
+	r := c.entries.lookup(key, c.interned)
 	if r != nil {
 		c.used[key] = true
 	}
 	return r
 }
 
+// prefetch decodes, on a goroutine of its own, the entries of the blobs
+// that a snapshot lists, which its count is about to look up: their
+// decode runs while the count selects its files instead of in its walk.
+// An entry the walk reaches first it decodes itself; an old version of a
+// file, which no snapshot lists, is never decoded.
+func (c *cache) prefetch(blobs []string) {
+	if c.root == "" {
+		return
+	}
+	go func() {
+		c.wait()
+		want := make(map[string]bool, len(blobs))
+		for _, b := range blobs {
+			if b != "" {
+				want[b] = true
+			}
+		}
+		var keys []string
+		c.mu.Lock()
+		for k := range c.entries.raw {
+			// A key ends with its blob id (cacheKey).
+			if want[k[strings.LastIndexByte(k, 0)+1:]] {
+				keys = append(keys, k)
+			}
+		}
+		c.mu.Unlock()
+		for _, k := range keys {
+			c.mu.Lock()
+			c.entries.lookup(k, c.interned)
+			c.mu.Unlock()
+		}
+	}()
+}
+
 func (c *cache) put(key string, r *languages.Result) {
 	c.wait()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.entries[key] = r
+	delete(c.entries.raw, key)
+	c.entries.dec[key] = r
 	c.fresh[key] = r
 	c.used[key] = true
 }
@@ -294,31 +333,30 @@ func (c *cache) save() error {
 	}
 	// Another run may have saved since this one read: keep what it added.
 	now, segs, recent, _ := readCacheParts(c.root, c.rel)
-	for k, v := range now {
-		if _, ok := c.entries[k]; !ok {
-			c.entries[k] = v
-		}
-	}
-	out := c.entries
 	c.mu.Lock()
-	if c.whole && len(c.entries) > len(c.used)+len(c.used)/2+evictSlack {
+	now.keys(func(k string) {
+		if !c.entries.has(k) {
+			c.entries.copyEntry(now, k)
+		}
+	})
+	out := c.entries
+	if c.whole && c.entries.len() > len(c.used)+len(c.used)/2+evictSlack {
 		// Every commit adds the counts of its changed files, and the
 		// cache would grow with the history, and every run's decode with
 		// it. What a whole count did not use is an old version of a file:
 		// kept are the entries it used and those other runs added since
 		// the last compaction.
-		out = make(map[string]*languages.Result, len(c.used)+len(recent))
+		out = newCacheSet()
 		for k := range c.used {
-			if v := c.entries[k]; v != nil {
-				out[k] = v
-			}
+			out.copyEntry(c.entries, k)
 		}
 		for k := range recent {
-			out[k] = c.entries[k]
+			out.copyEntry(c.entries, k)
 		}
 	}
+	data := encodeSet(out)
 	c.mu.Unlock()
-	if atomicfile.WriteIn(c.root, c.rel, encodeCache(out), opts) == nil {
+	if atomicfile.WriteIn(c.root, c.rel, data, opts) == nil {
 		for _, n := range segs {
 			atomicfile.RemoveIn(c.root, segmentDir(c.rel)+"/"+n)
 		}

@@ -3,6 +3,7 @@ package coverage
 import (
 	"encoding/binary"
 	"errors"
+	"unsafe"
 
 	"github.com/gitsentinel/sentinel/languages"
 )
@@ -13,38 +14,205 @@ import (
 // it. This codec writes the same fields by hand: varints, length-prefixed
 // strings, the statuses and language names interned as they are read.
 //
-// A file is cacheMagic, then the number of entries, then each entry's key
-// and result. Anything that does not read back whole is no cache.
+// A file is cacheMagic, then the number of entries, then each entry's key,
+// the length of its result's encoding, and that encoding. A read scans only
+// the keys and decodes a result the first time a count asks for it: a
+// cache also holds the old versions of files, which a count never asks
+// for, and the decode of every result was the largest part of a warm
+// run. A compaction copies a result nobody asked for as the bytes it was
+// read as. A file in the first layout (cacheMagicV1: no lengths) is
+// decoded whole, as before, so an upgrade keeps its cache. Anything that
+// does not read back whole is no cache; a result whose own bytes do not
+// decode is no entry.
 
 // cacheMagic starts the file; its last byte is the codec's own version,
 // changed with any change of layout.
-var cacheMagic = []byte("SNTC\x01")
+var cacheMagic = []byte("SNTC\x02")
+
+// cacheMagicV1 starts a file of the first layout, results without their
+// lengths.
+var cacheMagicV1 = []byte("SNTC\x01")
 
 // errCacheCorrupt is any cache file that does not decode whole.
 var errCacheCorrupt = errors.New("corrupt count cache")
 
+// rawResult is a result's encoding, not decoded yet: the bytes, and the
+// same bytes as a string that the decoded strings are cut from.
+type rawResult struct {
+	b []byte
+	s string
+}
+
+// cacheSet is the content of a cache file or segment: the results decoded
+// so far, and the encodings of the others. A key is in one map at most.
+type cacheSet struct {
+	dec map[string]*languages.Result
+	raw map[string]rawResult
+}
+
+func newCacheSet() cacheSet {
+	return cacheSet{dec: map[string]*languages.Result{}, raw: map[string]rawResult{}}
+}
+
+func (cs cacheSet) len() int { return len(cs.dec) + len(cs.raw) }
+
+func (cs cacheSet) has(k string) bool {
+	if _, ok := cs.dec[k]; ok {
+		return true
+	}
+	_, ok := cs.raw[k]
+	return ok
+}
+
+// keys calls f with every key.
+func (cs cacheSet) keys(f func(string)) {
+	for k := range cs.dec {
+		f(k)
+	}
+	for k := range cs.raw {
+		f(k)
+	}
+}
+
+// overlay puts every entry of o into cs, replacing the same key's.
+func (cs cacheSet) overlay(o cacheSet) {
+	for k, v := range o.dec {
+		delete(cs.raw, k)
+		cs.dec[k] = v
+	}
+	for k, v := range o.raw {
+		delete(cs.dec, k)
+		cs.raw[k] = v
+	}
+}
+
+// copyEntry puts o's entry k into cs, if o has one.
+func (cs cacheSet) copyEntry(o cacheSet, k string) {
+	if v, ok := o.dec[k]; ok {
+		delete(cs.raw, k)
+		cs.dec[k] = v
+	} else if v, ok := o.raw[k]; ok {
+		delete(cs.dec, k)
+		cs.raw[k] = v
+	}
+}
+
+// lookup returns the result of k, decoding it on first use; a result that
+// does not decode is dropped, and is a miss. interned is shared by the
+// decodes of one cache, under its lock.
+func (cs cacheSet) lookup(k string, interned map[string]string) *languages.Result {
+	if r, ok := cs.dec[k]; ok {
+		return r
+	}
+	raw, ok := cs.raw[k]
+	if !ok {
+		return nil
+	}
+	delete(cs.raw, k)
+	r, err := decodeResult(raw, interned)
+	if err != nil {
+		return nil
+	}
+	cs.dec[k] = r
+	return r
+}
+
 // encodeCache writes the entries in the codec's layout.
 func encodeCache(entries map[string]*languages.Result) []byte {
-	w := &cacheWriter{buf: make([]byte, 0, 256*len(entries)+16)}
+	return encodeSet(cacheSet{dec: entries})
+}
+
+// encodeSet writes a cache set, its undecoded results as they were read.
+func encodeSet(cs cacheSet) []byte {
+	size := 256*len(cs.dec) + 16
+	for k, r := range cs.raw {
+		size += len(k) + len(r.b) + 8
+	}
+	w := &cacheWriter{buf: make([]byte, 0, size)}
 	w.buf = append(w.buf, cacheMagic...)
-	w.uint(uint64(len(entries)))
-	for k, r := range entries {
+	w.uint(uint64(cs.len()))
+	var scratch cacheWriter
+	for k, r := range cs.dec {
 		w.str(k)
-		w.result(r)
+		scratch.buf = scratch.buf[:0]
+		scratch.result(r)
+		w.uint(uint64(len(scratch.buf)))
+		w.buf = append(w.buf, scratch.buf...)
+	}
+	for k, r := range cs.raw {
+		w.str(k)
+		w.uint(uint64(len(r.b)))
+		w.buf = append(w.buf, r.b...)
 	}
 	return w.buf
 }
 
-// decodeCache reads a file encodeCache wrote.
-func decodeCache(b []byte) (map[string]*languages.Result, error) {
+// scanCache reads the keys of a cache file and leaves the results to be
+// decoded on use; a file of the first layout is decoded whole. The set
+// keeps parts of b, which must not change afterwards.
+func scanCache(b []byte) (cacheSet, error) {
+	if len(b) >= len(cacheMagicV1) && string(b[:len(cacheMagicV1)]) == string(cacheMagicV1) {
+		m, err := decodeCacheV1(b)
+		return cacheSet{dec: m, raw: map[string]rawResult{}}, err
+	}
 	if len(b) < len(cacheMagic) || string(b[:len(cacheMagic)]) != string(cacheMagic) {
+		return cacheSet{}, errCacheCorrupt
+	}
+	b = b[len(cacheMagic):]
+	// The strings are cut from the file's bytes without a copy: b is this
+	// read's own buffer, and nothing writes to it.
+	text := unsafe.String(unsafe.SliceData(b), len(b))
+	r := &cacheReader{buf: b, text: text}
+	n := r.count()
+	cs := cacheSet{dec: map[string]*languages.Result{}, raw: make(map[string]rawResult, n)}
+	for i := 0; i < n && r.err == nil; i++ {
+		k := r.str()
+		m := r.count()
+		if r.err != nil {
+			break
+		}
+		off := len(r.text) - len(r.buf)
+		cs.raw[k] = rawResult{b: r.buf[:m:m], s: r.text[off : off+m]}
+		r.buf = r.buf[m:]
+	}
+	if r.err != nil || len(r.buf) != 0 {
+		return cacheSet{}, errCacheCorrupt
+	}
+	return cs, nil
+}
+
+// decodeResult decodes one result's encoding, which must be read whole.
+func decodeResult(raw rawResult, interned map[string]string) (*languages.Result, error) {
+	r := &cacheReader{buf: raw.b, text: raw.s, interned: interned}
+	res := r.result()
+	if r.err != nil || len(r.buf) != 0 {
 		return nil, errCacheCorrupt
 	}
-	// One copy of the whole file as a string, of which every string read
-	// is a part: a cache of 20,000 tests decodes without an allocation per
-	// name.
-	text := string(b[len(cacheMagic):])
-	r := &cacheReader{buf: b[len(cacheMagic):], text: text, interned: map[string]string{}}
+	return res, nil
+}
+
+// decodeCache reads a file encodeCache wrote, every result decoded: a
+// result that does not decode makes the whole file corrupt.
+func decodeCache(b []byte) (map[string]*languages.Result, error) {
+	cs, err := scanCache(b)
+	if err != nil {
+		return nil, err
+	}
+	interned := map[string]string{}
+	for k, raw := range cs.raw {
+		r, err := decodeResult(raw, interned)
+		if err != nil {
+			return nil, err
+		}
+		cs.dec[k] = r
+	}
+	return cs.dec, nil
+}
+
+// decodeCacheV1 reads a file of the first layout, whole.
+func decodeCacheV1(b []byte) (map[string]*languages.Result, error) {
+	text := string(b[len(cacheMagicV1):])
+	r := &cacheReader{buf: b[len(cacheMagicV1):], text: text, interned: map[string]string{}}
 	n := r.count()
 	m := make(map[string]*languages.Result, n)
 	for i := 0; i < n && r.err == nil; i++ {
@@ -241,6 +409,10 @@ func (r *cacheReader) str() string {
 // language's name, a status, a platform).
 func (r *cacheReader) intern() string {
 	b := r.bytes()
+	if len(b) == 0 {
+		// Most conditions, notes and constraints are empty.
+		return ""
+	}
 	if s, ok := r.interned[string(b)]; ok {
 		return s
 	}

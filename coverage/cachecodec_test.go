@@ -126,6 +126,8 @@ func FuzzDecodeCache(f *testing.F) {
 	fill(reflect.ValueOf(&res).Elem(), rand.New(rand.NewSource(2)))
 	f.Add(encodeCache(map[string]*languages.Result{"k": &res, "n": nil}))
 	f.Add([]byte("SNTC\x01\x01"))
+	f.Add([]byte("SNTC\x02\x01\x01k\x01\x00"))
+	f.Add(encodeCacheV1(map[string]*languages.Result{"k": &res}))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		m, err := decodeCache(b)
 		if err != nil {
@@ -136,4 +138,111 @@ func FuzzDecodeCache(f *testing.F) {
 			t.Fatalf("a decoded cache does not survive a round trip: %v", err)
 		}
 	})
+}
+
+// encodeCacheV1 writes the first layout, results without their lengths,
+// as a cache of an earlier build holds them.
+func encodeCacheV1(entries map[string]*languages.Result) []byte {
+	w := &cacheWriter{}
+	w.buf = append(w.buf, cacheMagicV1...)
+	w.uint(uint64(len(entries)))
+	for k, r := range entries {
+		w.str(k)
+		w.result(r)
+	}
+	return w.buf
+}
+
+func randomEntries(seed int64, n int) map[string]*languages.Result {
+	r := rand.New(rand.NewSource(seed))
+	entries := map[string]*languages.Result{}
+	for i := 0; i < n; i++ {
+		var res languages.Result
+		fill(reflect.ValueOf(&res).Elem(), r)
+		entries[cacheKey("go", ".go", string(rune('a'+i)))] = &res
+	}
+	return entries
+}
+
+// TestCacheReadsFirstLayout keeps an upgrade's cache: a file an earlier
+// build wrote reads back whole, and is rewritten in the current layout.
+func TestCacheReadsFirstLayout(t *testing.T) {
+	entries := randomEntries(3, 20)
+	got, err := decodeCache(encodeCacheV1(entries))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, entries) {
+		t.Fatal("a file of the first layout decodes to other counts")
+	}
+	again, err := decodeCache(encodeCache(got))
+	if err != nil || !reflect.DeepEqual(again, entries) {
+		t.Fatalf("rewritten in the current layout, it does not read back: %v", err)
+	}
+	if !bytes.HasPrefix(encodeCache(got), cacheMagic) {
+		t.Fatal("the rewrite is not in the current layout")
+	}
+}
+
+// TestCacheDamagedResultIsAMiss: a result whose bytes do not decode is no
+// entry, and the entries around it still are.
+func TestCacheDamagedResultIsAMiss(t *testing.T) {
+	entries := randomEntries(4, 3)
+	cs, err := scanCache(encodeCache(entries))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var bad string
+	for k := range cs.raw {
+		bad = k
+		break
+	}
+	raw := cs.raw[bad]
+	b := append([]byte(nil), raw.b...)
+	b[0] = 7 // not a boolean: the result cannot start so
+	cs.raw[bad] = rawResult{b: b, s: string(b)}
+	interned := map[string]string{}
+	if r := cs.lookup(bad, interned); r != nil {
+		t.Fatal("a damaged result decoded")
+	}
+	if cs.has(bad) {
+		t.Fatal("a damaged result stays in the cache")
+	}
+	for k, want := range entries {
+		if k == bad {
+			continue
+		}
+		if got := cs.lookup(k, interned); !reflect.DeepEqual(got, want) {
+			t.Fatalf("entry %q beside the damaged one: got %#v", k, got)
+		}
+	}
+}
+
+// TestCacheCompactionKeepsUndecoded: a compaction writes the results no
+// run asked for as the bytes it read, and they decode as before.
+func TestCacheCompactionKeepsUndecoded(t *testing.T) {
+	entries := randomEntries(5, 30)
+	file := encodeCache(entries)
+	cs, err := scanCache(append([]byte(nil), file...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	interned := map[string]string{}
+	n := 0
+	for k := range entries {
+		if n++; n > 10 {
+			break
+		}
+		cs.lookup(k, interned) // decoded: written again by the encoder
+	}
+	if len(cs.raw) != 20 || len(cs.dec) != 10 {
+		t.Fatalf("after 10 lookups: %d undecoded, %d decoded", len(cs.raw), len(cs.dec))
+	}
+	got, err := decodeCache(encodeSet(cs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, entries) {
+		t.Fatal("a compaction of a partly decoded cache changed its counts")
+	}
 }

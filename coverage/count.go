@@ -278,6 +278,11 @@ func countSnapshot(ctx context.Context, s *snapshot, o Options) (*Counts, error)
 	if s.info != nil && s.partialRev == "" && len(o.Paths) == 0 {
 		c.countedWhole()
 	}
+	blobs := make([]string, len(s.entries))
+	for i := range s.entries {
+		blobs[i] = s.entries[i].blob
+	}
+	c.prefetch(blobs)
 	ea := startEarly(ctx, s, c, excludes, &o)
 	defer ea.stop()
 	out := &Counts{Root: s.root, info: s.info, cache: c}

@@ -346,13 +346,31 @@ func statements(block *sitter.Node) []*sitter.Node {
 		return nil
 	}
 	var out []*sitter.Node
-	for i := 0; i < int(block.NamedChildCount()); i++ {
-		s := block.NamedChild(i)
+	for _, s := range namedChildren(block) {
 		switch s.Type() {
 		case "comment", "line_comment", "block_comment":
 			continue
 		}
 		out = append(out, s)
+	}
+	return out
+}
+
+// namedChildren lists n's named children in one walk of a cursor.
+// NamedChild(i) starts again from the first child every time, so a loop
+// over it is quadratic in the children: a file of a thousand declarations,
+// a test body of a thousand statements.
+func namedChildren(n *sitter.Node) []*sitter.Node {
+	if n == nil || n.NamedChildCount() == 0 {
+		return nil
+	}
+	c := sitter.NewTreeCursor(n)
+	defer c.Close()
+	out := make([]*sitter.Node, 0, n.NamedChildCount())
+	for ok := c.GoToFirstChild(); ok; ok = c.GoToNextSibling() {
+		if k := c.CurrentNode(); k.IsNamed() {
+			out = append(out, k)
+		}
 	}
 	return out
 }

@@ -534,8 +534,7 @@ func goFileConsts(f *File) map[string]*sitter.Node {
 		return f.consts
 	}
 	f.consts = map[string]*sitter.Node{}
-	for i := 0; i < int(f.Root.NamedChildCount()); i++ {
-		decl := f.Root.NamedChild(i)
+	for _, decl := range namedChildren(f.Root) {
 		if decl.Type() != "const_declaration" {
 			continue
 		}

@@ -205,8 +205,7 @@ func pyModuleConsts(f *File) map[string]*sitter.Node {
 	}
 	f.consts = map[string]*sitter.Node{}
 	once := map[string]*sitter.Node{}
-	for i := 0; i < int(f.Root.NamedChildCount()); i++ {
-		st := f.Root.NamedChild(i)
+	for _, st := range namedChildren(f.Root) {
 		if st.Type() != "expression_statement" || st.NamedChildCount() != 1 {
 			continue
 		}
