@@ -53,6 +53,12 @@ func Run(ctx context.Context, dir, base string) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The count cache answers only for what base already had: it may
+	// come from a CI cache that a job's own code could write to.
+	opts.Verify = base
+	if base == "" {
+		opts.Verify = "-"
+	}
 	spec := "HEAD"
 	if base != "" {
 		spec = base + "..HEAD"

@@ -55,6 +55,9 @@ type cache struct {
 	// an old version of a file, which a compaction may drop.
 	used  map[string]bool
 	whole bool
+	// distrust, when set, names the blobs whose counts must come from
+	// their content (Options.Verify): get answers nil for them.
+	distrust func(blob string) bool
 	// loaded is closed once the file is decoded: the decode runs beside
 	// the listing of the snapshot and the runners' selection, and every
 	// use of entries or read waits for it.
@@ -218,6 +221,9 @@ func tooLargeKey(blob string) string {
 }
 
 func (c *cache) get(key string) *languages.Result {
+	if c.distrust != nil && c.distrust(key[strings.LastIndexByte(key, 0)+1:]) {
+		return nil
+	}
 	c.wait()
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -248,7 +254,7 @@ func (c *cache) prefetch(blobs []string) {
 		var keys []string
 		c.mu.Lock()
 		for k := range c.entries.raw {
-			// A key ends with its blob id (cacheKey).
+			// A key ends with its blob id (cacheKey), as get reads it.
 			if want[k[strings.LastIndexByte(k, 0)+1:]] {
 				keys = append(keys, k)
 			}

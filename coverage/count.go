@@ -59,6 +59,15 @@ type Options struct {
 	Scopes []config.Scope
 	// ParseTimeout bounds the parse of one file; 0 means the default.
 	ParseTimeout time.Duration
+	// Verify, when set, is the revision whose files the count cache is
+	// trusted for: a file whose blob that revision's tree lacks (new, or
+	// changed since) is counted from its content, and so is every file
+	// when the revision does not exist. "-" trusts the cache for nothing.
+	// In Index mode only HEAD can be named. The cache is a file that
+	// anyone who can write to it can forge, and a forged count for a
+	// changed test file would hide the tests it lost; a check that must
+	// hold trusts it only for what the reference already had.
+	Verify string
 	// CacheDir is the directory of the count cache ([coverage] cache_dir,
 	// absolute); empty keeps it below the common git dir.
 	// SENTINEL_CACHE_DIR wins over both.
@@ -273,6 +282,9 @@ func countSnapshot(ctx context.Context, s *snapshot, o Options) (*Counts, error)
 		c = openCache(s.info.CommonDir, o.CacheDir)
 	default:
 		c = openCache("", "")
+	}
+	if o.Verify != "" && c.distrust == nil {
+		c.distrust = distrusted(ctx, s.root, o)
 	}
 	excludes := compileExcludes(append(append([]string(nil), DefaultExcludes...), o.Excludes...))
 	if s.info != nil && s.partialRev == "" && len(o.Paths) == 0 {

@@ -225,6 +225,8 @@ type changesRun struct {
 	changes []gitrepo.Change
 	ref     string
 	err     error
+	// noRef says the reference does not exist.
+	noRef bool
 }
 
 // startChanges starts listing the files the snapshot o names changes from
@@ -253,7 +255,7 @@ func startChanges(ctx context.Context, o Options, dir string) *changesRun {
 		if errors.As(r.err, &ee) {
 			// No reference (a first commit, an unborn branch, a root
 			// commit): nothing can have been lost.
-			r.changes, r.err = nil, nil
+			r.changes, r.err, r.noRef = nil, nil, true
 		}
 	}()
 	return r

@@ -111,6 +111,9 @@ func PreCommit(ctx context.Context, dir string) (*PreCommitResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The staged changes are counted from their content, whatever the
+	// cache says of them: they are usually not in it anyway.
+	opts.Verify = "HEAD"
 	// HEAD's baseline is read by git beside the count.
 	var head *coverage.Baseline
 	var headErr error
