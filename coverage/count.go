@@ -501,15 +501,20 @@ func countOne(ctx context.Context, s *snapshot, c *cache, p *languages.Parser, j
 		sf := skip(j.e.path, reason, cause, content)
 		return &sf
 	}
+	var src []byte
 	if j.e.onDisk == "" && j.e.blob != "" && s.objects != nil {
-		// A blob's size is in its header: a file too large to count is
-		// never read.
-		if size, err := s.objects.BlobSize(ctx, j.e.blob); err == nil && size > MaxFileSize {
-			sf := tooLarge(j.e.path)
-			return nil, &sf, false, nil
+		if src = s.sameInWorkTree(j.e); src == nil {
+			// A blob's size is in its header: a file too large to count
+			// is never read.
+			if size, err := s.objects.BlobSize(ctx, j.e.blob); err == nil && size > MaxFileSize {
+				sf := tooLarge(j.e.path)
+				return nil, &sf, false, nil
+			}
 		}
 	}
-	src, err := s.read(ctx, j.e)
+	if src == nil {
+		src, err = s.read(ctx, j.e)
+	}
 	if err != nil {
 		var le *atomicfile.LinkError
 		switch {

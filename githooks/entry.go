@@ -111,9 +111,10 @@ func PreCommit(ctx context.Context, dir string) (*PreCommitResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The staged changes are counted from their content, whatever the
-	// cache says of them: they are usually not in it anyway.
-	opts.Verify = "HEAD"
+	// The cache is trusted here (Options.Verify is unset): a commit tried
+	// again after a refusal would parse every staged test file again, and
+	// sentinel ci, which counts changed files from their content, is where
+	// a forged cache is caught.
 	// HEAD's baseline is read by git beside the count.
 	var head *coverage.Baseline
 	var headErr error
