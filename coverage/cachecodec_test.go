@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/gob"
+	"fmt"
 	"math/rand"
 	"reflect"
 	"testing"
@@ -245,4 +246,34 @@ func TestCacheCompactionKeepsUndecoded(t *testing.T) {
 	if !reflect.DeepEqual(got, entries) {
 		t.Fatal("a compaction of a partly decoded cache changed its counts")
 	}
+}
+
+// BenchmarkCacheRead reads a cache of 3,000 entries of 20 tests each, as a
+// count opens it: the keys only (scan), and every result decoded (full),
+// which is what a read cost before results were decoded on demand.
+func BenchmarkCacheRead(b *testing.B) {
+	r := rand.New(rand.NewSource(9))
+	entries := map[string]*languages.Result{}
+	for i := 0; i < 3000; i++ {
+		res := &languages.Result{Language: "go", Assertions: 40}
+		for j := 0; j < 20; j++ {
+			res.Tests = append(res.Tests, languages.Test{Name: fmt.Sprintf("Test%d_%d", i, j), Line: 10 * j, Status: "active", Assertions: 2, Body: fmt.Sprintf("%016x", r.Uint64())})
+		}
+		entries[cacheKey("go", ".go", fmt.Sprintf("%040x", i))] = res
+	}
+	file := encodeCache(entries)
+	b.Run("scan", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := scanCache(bytes.Clone(file)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("full", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := decodeCache(bytes.Clone(file)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

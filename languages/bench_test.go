@@ -124,3 +124,25 @@ func BenchmarkParseGo(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(srcs)), "files")
 }
+
+// BenchmarkCountFile counts the Go test file SENTINEL_BENCH_FILE names,
+// whole (parse, queries, analysis), in a warm process: what a commit that
+// changed only that file cannot spend less on. Skipped without the variable.
+func BenchmarkCountFile(b *testing.B) {
+	file := os.Getenv("SENTINEL_BENCH_FILE")
+	if file == "" {
+		b.Skip("SENTINEL_BENCH_FILE is not set")
+	}
+	src, err := os.ReadFile(file)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(src)))
+	p := NewParser()
+	defer p.Close()
+	for b.Loop() {
+		if _, err := p.Count(context.Background(), Go, "x_test.go", src); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
