@@ -3,6 +3,7 @@ package ghaction
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -105,30 +106,7 @@ func TestActionOnPullRequest(t *testing.T) {
 	}, goEnv(t)...)
 
 	// The build step alone first: its sentinel sets up the repositories.
-	var build []Step
-	for _, s := range a.Steps {
-		if s.ID == "build" {
-			build = append(build, s)
-		}
-	}
-	if len(build) != 1 {
-		t.Fatalf("action.yml has %d steps with id build", len(build))
-	}
-	ws := filepath.Join(tmp, "ws0")
-	os.MkdirAll(ws, 0o755)
-	res, err := (&Action{Inputs: a.Inputs, Steps: build}).Run(context.Background(), &Context{Env: base, ActionPath: root, Workspace: ws})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Failed != nil {
-		t.Fatalf("the build failed: %s%s", res.Failed.Stdout, res.Failed.Stderr)
-	}
-	bin := filepath.Join(runnerTemp, "sentinel-action", "bin")
-	for _, b := range []string{"sentinel", "sentinel-engine"} {
-		if _, err := os.Stat(filepath.Join(bin, b)); err != nil {
-			t.Fatalf("the build step made no %s: %v", b, err)
-		}
-	}
+	bin := buildStep(t, a, base, root, tmp, runnerTemp)
 	withBin := append(append([]string{}, base...), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 
 	// The project: sentinel set up on main, then a branch with problems
@@ -239,6 +217,120 @@ func TestActionOnPullRequest(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestActionOnPush runs the action on pushes without a base: a push after
+// a tip the clone has checks the commits it added; a new branch, whose
+// "before" is all zeros, a forced push, whose "before" is no ancestor, and
+// a "before" the clone lacks check the whole history.
+func TestActionOnPush(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds sentinel and sentinel-engine")
+	}
+	for _, tool := range []string{"bash", "git", "make", "go"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("no %s: %v", tool, err)
+		}
+	}
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := Load(filepath.Join(root, "action.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	home := filepath.Join(tmp, "home")
+	runnerTemp := filepath.Join(tmp, "runner-temp")
+	for _, d := range []string{home, runnerTemp} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	base := append([]string{
+		"PATH=" + os.Getenv("PATH"), "HOME=" + home, "GIT_CONFIG_NOSYSTEM=1", "LANG=C.UTF-8",
+		"GIT_AUTHOR_NAME=Jane Doe", "GIT_AUTHOR_EMAIL=jane@example.com",
+		"GIT_COMMITTER_NAME=Jane Doe", "GIT_COMMITTER_EMAIL=jane@example.com",
+		"CI=true", "GITHUB_ACTIONS=true", "RUNNER_OS=Linux", "RUNNER_TEMP=" + runnerTemp,
+		"GITHUB_ACTION_PATH=" + root,
+	}, goEnv(t)...)
+	bin := buildStep(t, a, base, root, tmp, runnerTemp)
+	withBin := append(append([]string{}, base...), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	src := filepath.Join(tmp, "src")
+	os.MkdirAll(src, 0o755)
+	git := func(args ...string) string { return sh(t, src, withBin, "git", args...) }
+	git("init", "-q", "-b", "main")
+	write(t, filepath.Join(src, "a_test.go"), twoTests)
+	git("add", "a_test.go")
+	sh(t, src, withBin, filepath.Join(bin, "sentinel"), "init")
+	git("add", "-A")
+	git("commit", "-q", "-m", "Two tests")
+	first := git("rev-parse", "HEAD")
+	write(t, filepath.Join(src, "a_test.go"), threeTests)
+	git("commit", "-q", "-a", "-m", "A third test")
+	git("commit", "-q", "--allow-empty", "-m", "After")
+	// A tip a forced push replaced: in the clone, on a branch of its own,
+	// and no ancestor of the new one.
+	unrelated := git("commit-tree", "-m", "elsewhere", git("rev-parse", "HEAD^{tree}"))
+	git("branch", "old-tip", unrelated)
+
+	for i, tc := range []struct {
+		name, before string
+		checked      int
+	}{
+		{"after a tip the clone has", first, 2},
+		{"a new branch", strings.Repeat("0", 40), 3},
+		{"a forced push", unrelated, 3},
+		{"a tip the clone lacks", strings.Repeat("1", 40), 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ws := filepath.Join(tmp, fmt.Sprintf("ws%d", i))
+			sh(t, tmp, base, "git", "clone", "-q", src, ws)
+			env, _ := runnerFiles(t, ws, sh(t, ws, base, "git", "rev-parse", "HEAD"), map[string]any{"before": tc.before})
+			res, err := a.Run(context.Background(), &Context{Env: append(append([]string{}, base...), env...), ActionPath: root, Workspace: ws})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Failed != nil {
+				t.Fatalf("step %q failed (exit %d):\n%s%s", res.Failed.Step.Label(), res.Failed.Code, res.Failed.Stdout, res.Failed.Stderr)
+			}
+			if want := fmt.Sprintf("::notice title=sentinel::%d commits checked, all pass\n", tc.checked); !strings.Contains(res.Stdout(), want) {
+				t.Errorf("stdout lacks %q:\n%s", want, res.Stdout())
+			}
+		})
+	}
+}
+
+// buildStep runs the action's build step alone and returns the directory
+// of the sentinel and sentinel-engine it made.
+func buildStep(t *testing.T, a *Action, env []string, root, tmp, runnerTemp string) string {
+	t.Helper()
+	var build []Step
+	for _, s := range a.Steps {
+		if s.ID == "build" {
+			build = append(build, s)
+		}
+	}
+	if len(build) != 1 {
+		t.Fatalf("action.yml has %d steps with id build", len(build))
+	}
+	ws := filepath.Join(tmp, "ws-build")
+	os.MkdirAll(ws, 0o755)
+	res, err := (&Action{Inputs: a.Inputs, Steps: build}).Run(context.Background(), &Context{Env: env, ActionPath: root, Workspace: ws})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Failed != nil {
+		t.Fatalf("the build failed: %s%s", res.Failed.Stdout, res.Failed.Stderr)
+	}
+	bin := filepath.Join(runnerTemp, "sentinel-action", "bin")
+	for _, b := range []string{"sentinel", "sentinel-engine"} {
+		if _, err := os.Stat(filepath.Join(bin, b)); err != nil {
+			t.Fatalf("the build step made no %s: %v", b, err)
+		}
+	}
+	return bin
 }
 
 // runnerFiles writes the event and makes the files a runner hands a job,
