@@ -2,6 +2,7 @@ package languages
 
 import (
 	"math/big"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -356,6 +357,16 @@ func statements(block *sitter.Node) []*sitter.Node {
 	return out
 }
 
+// closeCursor frees a cursor's memory and drops its finalizer, which
+// Close leaves: an object with a finalizer keeps what it reaches, here the
+// whole tree's node wrappers, alive until a collection has run it, and a
+// cold count of the Go tree held 51 MB live instead of 10 (peak RSS 267 MB
+// instead of 108).
+func closeCursor(c *sitter.TreeCursor) {
+	c.Close()
+	runtime.SetFinalizer(c, nil)
+}
+
 // namedChildren lists n's named children in one walk of a cursor.
 // NamedChild(i) starts again from the first child every time, so a loop
 // over it is quadratic in the children: a file of a thousand declarations,
@@ -365,7 +376,7 @@ func namedChildren(n *sitter.Node) []*sitter.Node {
 		return nil
 	}
 	c := sitter.NewTreeCursor(n)
-	defer c.Close()
+	defer closeCursor(c)
 	out := make([]*sitter.Node, 0, n.NamedChildCount())
 	for ok := c.GoToFirstChild(); ok; ok = c.GoToNextSibling() {
 		if k := c.CurrentNode(); k.IsNamed() {

@@ -46,7 +46,7 @@ func newFlow(f *File, d *flowDialect) *flow {
 // close frees the flow's cursor.
 func (fl *flow) close() {
 	if fl.kids != nil {
-		fl.kids.Close()
+		closeCursor(fl.kids)
 		fl.kids = nil
 	}
 }
