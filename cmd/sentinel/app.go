@@ -5,6 +5,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"runtime"
 	"runtime/debug"
 
 	"github.com/gitsentinel/sentinel/internal/suggest"
@@ -84,16 +85,34 @@ func checkFormat(c *cli.Context, choices ...string) (string, error) {
 	return "", &usageError{fmt.Errorf("--format %q: want one of %v%s; run `%s --help`", f, choices, suggest.DidYouMean(f, choices, nil), c.Command.HelpName)}
 }
 
-// tuneGC lets the heap grow to five times what is live before collecting,
-// within a limit: a hook's run is short, and at Go's default a warm count
+// tuneGC collects no garbage until the Go runtime holds firstGCAt, then
+// lets the heap grow to five times what is live before each collection,
+// within a limit. A hook's run is short, and at Go's default a warm count
 // of 1,700 cached files spent an eighth of its time collecting garbage it
-// would have dropped at exit anyway; a cold count's Go heap holds only the
+// would have dropped at exit anyway; most runs (a hook, a warm count) now
+// end before their first collection. A cold count's Go heap holds only the
 // small wrappers of the nodes read from tree-sitter's trees, which live
 // outside it, and was collected every few megabytes. GOGC or GOMEMLIMIT,
 // when set, win.
 func tuneGC(getenv func(string) string) {
 	if getenv("GOGC") == "" && getenv("GOMEMLIMIT") == "" {
-		debug.SetGCPercent(400)
-		debug.SetMemoryLimit(1 << 30)
+		debug.SetGCPercent(-1)
+		debug.SetMemoryLimit(firstGCAt)
+		afterFirstGC(func() {
+			debug.SetGCPercent(400)
+			debug.SetMemoryLimit(1 << 30)
+		})
 	}
+}
+
+// firstGCAt is the memory at which the first collection runs.
+const firstGCAt = 64 << 20
+
+// gcMark is an object nothing keeps, whose finalizer runs after the first
+// collection that finds it unreachable.
+type gcMark struct{ _ *int }
+
+// afterFirstGC calls f once, after the process's first garbage collection.
+func afterFirstGC(f func()) {
+	runtime.SetFinalizer(&gcMark{}, func(*gcMark) { f() })
 }
