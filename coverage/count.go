@@ -60,9 +60,10 @@ type Options struct {
 	// ParseTimeout bounds the parse of one file; 0 means the default.
 	ParseTimeout time.Duration
 	// Verify, when set, is the revision whose files the count cache is
-	// trusted for: a file whose blob that revision's tree lacks (new, or
-	// changed since) is counted from its content, and so is every file
-	// when the revision does not exist. "-" trusts the cache for nothing.
+	// trusted for: a file that differs between that revision and the
+	// snapshot is counted from its content on both sides (its tests, and
+	// those it had), and so is every file when the revision does not
+	// exist. "-" trusts the cache for nothing.
 	// In Index mode only HEAD can be named. The cache is a file that
 	// anyone who can write to it can forge, and a forged count for a
 	// changed test file would hide the tests it lost; a check that must

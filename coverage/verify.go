@@ -9,8 +9,8 @@ import (
 )
 
 // distrusted returns which blobs the cache may not answer for under
-// o.Verify: those the snapshot has and the trusted revision does not, as
-// git lists the changes between the two. The listing runs beside the
+// o.Verify: both sides of every file that differs between the trusted
+// revision and the snapshot, as git lists the changes between the two. The listing runs beside the
 // count, and the first question waits for it; an error, or a revision
 // that does not exist, trusts nothing, and so does a work-tree count, whose
 // changed files git lists without their blob ids.
@@ -47,10 +47,16 @@ func distrusted(ctx context.Context, root string, o Options) func(blob string) b
 				all = true
 				return
 			}
-			fresh = make(map[string]bool, len(changes))
+			// Both sides of a changed file: the new side's count decides the
+			// figures, and the old side's which of its tests were lost, so a
+			// forged count of the old blob without a test would hide its
+			// removal.
+			fresh = make(map[string]bool, 2*len(changes))
 			for _, ch := range changes {
-				if strings.Trim(ch.NewBlob, "0") != "" {
-					fresh[ch.NewBlob] = true
+				for _, b := range []string{ch.NewBlob, ch.OldBlob} {
+					if strings.Trim(b, "0") != "" {
+						fresh[b] = true
+					}
 				}
 			}
 		})

@@ -99,3 +99,53 @@ func gitOut(t *testing.T, dir string, args ...string) string {
 	}
 	return string(out)
 }
+
+// TestVerifyCountsBothSides: a test swapped for another keeps the totals
+// and is a loss by name. A forged count of the old blob that already lacks
+// the test would hide the loss; a verified check counts both sides of a
+// changed file from their content.
+func TestVerifyCountsBothSides(t *testing.T) {
+	dir := newRepo(t)
+	cacheDir := t.TempDir()
+	c := count(t, Options{Dir: dir, Mode: Index, CacheDir: cacheDir})
+	write(t, dir, BaselinePath, string(NewBaseline(c).Marshal()))
+	run(t, dir, nil, "add", "-A")
+	run(t, dir, nil, "commit", "-q", "-m", "baseline")
+	base := strings.TrimSpace(gitOut(t, dir, "rev-parse", "HEAD"))
+	oldBlob := strings.Fields(gitOut(t, dir, "ls-files", "-s", "a_test.go"))[1]
+	write(t, dir, "a_test.go", "package a\nimport \"testing\"\nfunc TestA(t *testing.T) { t.Error(\"x\") }\nfunc TestC(t *testing.T) { t.Log(\"c\") }\n")
+	run(t, dir, nil, "commit", "-q", "-a", "--no-verify", "-m", "swap TestB for TestC")
+
+	// The old blob's count forged to be the new one's: no test lost.
+	lost := func(o Options) []string {
+		t.Helper()
+		head := count(t, Options{Dir: dir, Mode: Rev, Rev: "HEAD", CacheDir: cacheDir})
+		var now *languages.Result
+		for _, f := range head.Files {
+			if f.Path == "a_test.go" {
+				now = f.Result
+			}
+		}
+		cc := openCache(head.CommonDir, cacheDir)
+		cc.put(countKey(languages.Go, "a_test.go", oldBlob), now)
+		if err := cc.save(); err != nil {
+			t.Fatal(err)
+		}
+		o.Dir, o.CacheDir, o.Mode, o.Rev = dir, cacheDir, Rev, "HEAD"
+		res, err := Check(context.Background(), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, l := range res.Losses {
+			names = append(names, l.Name)
+		}
+		return names
+	}
+	if got := lost(Options{}); len(got) != 0 {
+		t.Fatalf("a check that trusts the cache lost %q: the forgery is not one", got)
+	}
+	if got := lost(Options{Verify: base}); strings.Join(got, " ") != "TestB" {
+		t.Errorf("verified against the base, the check lost %q, want TestB", got)
+	}
+}

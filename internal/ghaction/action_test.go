@@ -138,6 +138,10 @@ func TestActionOnPullRequest(t *testing.T) {
 		ws := filepath.Join(tmp, "ws1")
 		sh(t, tmp, base, "git", "clone", "-q", "-b", "bad", src, ws)
 		head := sh(t, ws, base, "git", "rev-parse", "HEAD")
+		// A segment an earlier step of the job left in the cache, as the
+		// project's own code could: the action removes it unread.
+		planted := filepath.Join(ws, ".git", "sentinel", "counts-v0.bin.d", "planted.bin")
+		write(t, planted, "SNTC\x02\x00")
 		env, summary := runnerFiles(t, ws, head, map[string]any{"pull_request": map[string]any{"base": map[string]any{"sha": baseSHA}}})
 		res, err := a.Run(context.Background(), &Context{Env: append(append([]string{}, base...), env...), ActionPath: root, Workspace: ws})
 		if err != nil {
@@ -185,6 +189,9 @@ func TestActionOnPullRequest(t *testing.T) {
 		}
 		if m, _ := filepath.Glob(filepath.Join(dir, "counts-v*")); len(m) == 0 {
 			t.Errorf("no count cache in %s after the run", dir)
+		}
+		if _, err := os.Stat(planted); err == nil {
+			t.Errorf("the file an earlier step left in the cache is still there: %s", planted)
 		}
 	})
 
