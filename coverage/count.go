@@ -419,6 +419,25 @@ func countSnapshot(ctx context.Context, s *snapshot, o Options) (*Counts, error)
 	return out, nil
 }
 
+// workers is how many parsers n files get: Options.Workers, else one per
+// CPU, never more than the files.
+func (o *Options) workers(n int) int {
+	w := o.Workers
+	if w <= 0 {
+		w = runtime.GOMAXPROCS(0)
+	}
+	return min(w, n)
+}
+
+// newParser is a worker's parser, with the options' time limit.
+func (o *Options) newParser() *languages.Parser {
+	p := languages.NewParser()
+	if o.ParseTimeout > 0 {
+		p.Timeout = o.ParseTimeout
+	}
+	return p
+}
+
 // parseAll reads and parses the jobs on one worker per CPU, each with its
 // own parser. It returns how many jobs the cache answered once their
 // content was hashed.
@@ -426,13 +445,7 @@ func parseAll(ctx context.Context, s *snapshot, c *cache, jobs []job, results []
 	if len(jobs) == 0 {
 		return 0, nil
 	}
-	workers := o.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	if workers > len(jobs) {
-		workers = len(jobs)
-	}
+	workers := o.workers(len(jobs))
 	progress := startProgress(o.Progress, o.ProgressAfter, len(jobs))
 	defer progress.finish()
 
@@ -445,10 +458,7 @@ func parseAll(ctx context.Context, s *snapshot, c *cache, jobs []job, results []
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			p := languages.NewParser()
-			if o.ParseTimeout > 0 {
-				p.Timeout = o.ParseTimeout
-			}
+			p := o.newParser()
 			defer p.Close()
 			for j := range ch {
 				r, sk, hit, err := countOne(ctx, s, c, p, j)

@@ -2,7 +2,6 @@ package coverage
 
 import (
 	"context"
-	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -57,21 +56,13 @@ func startEarly(ctx context.Context, s *snapshot, c *cache, excludes excludePatt
 		// One parser per CPU, as the walk's workers: a commit of ten
 		// changed test files parsed eight of them one after the other on
 		// one core, and its hook took 5.9 times git status.
-		workers := o.Workers
-		if workers <= 0 {
-			workers = runtime.GOMAXPROCS(0)
-		}
-		workers = min(workers, len(order))
 		var next atomic.Int64
 		var wg sync.WaitGroup
-		for range workers {
+		for range o.workers(len(order)) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				p := languages.NewParser()
-				if o.ParseTimeout > 0 {
-					p.Timeout = o.ParseTimeout
-				}
+				p := o.newParser()
 				defer p.Close()
 				for {
 					n := int(next.Add(1)) - 1
