@@ -226,10 +226,11 @@ func TestActionOnPullRequest(t *testing.T) {
 	})
 }
 
-// TestActionOnPush runs the action on pushes without a base: a push after
-// a tip the clone has checks the commits it added; a new branch, whose
-// "before" is all zeros, a forced push, whose "before" is no ancestor, and
-// a "before" the clone lacks check the whole history.
+// TestActionOnPush runs the action on pushes without a base: each checks
+// the whole history, whatever the tip it moved ("before": one the clone
+// has, all zeros for a new branch, no ancestor after a forced push, one the
+// clone lacks). Checking only the commits a push added would let a later
+// push turn the branch green over a commit that broke a rule.
 func TestActionOnPush(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds sentinel and sentinel-engine")
@@ -286,7 +287,7 @@ func TestActionOnPush(t *testing.T) {
 		name, before string
 		checked      int
 	}{
-		{"after a tip the clone has", first, 2},
+		{"after a tip the clone has", first, 3},
 		{"a new branch", strings.Repeat("0", 40), 3},
 		{"a forced push", unrelated, 3},
 		{"a tip the clone lacks", strings.Repeat("1", 40), 3},
