@@ -129,24 +129,6 @@ func segmentDir(rel string) string { return rel + ".d" }
 // cache, and every run's decode of it, stays within that of the tree.
 var evictSlack = 1000
 
-// readCache decodes the cache file and its segments, every entry; nil
-// when there is no file, or it is odd (a link, a FIFO, too large,
-// corrupt): an empty cache.
-func readCache(root, rel string) map[string]*languages.Result {
-	cs, _, _, _ := readCacheParts(root, rel)
-	if cs.len() == 0 {
-		return nil
-	}
-	interned := map[string]string{}
-	m := map[string]*languages.Result{}
-	cs.keys(func(k string) {
-		if r := cs.lookup(k, interned); r != nil {
-			m[k] = r
-		}
-	})
-	return m
-}
-
 // readCacheParts reads the cache file and its segments, and lists the
 // segments it read and the keys they hold. based reports a file that
 // read; a corrupt segment is skipped (and merged away at the next
@@ -213,6 +195,11 @@ func cacheKey(lang, ext, blob string) string {
 	return lang + "\x00" + ext + "\x00" + blob
 }
 
+// keyBlob is the blob id a cache key ends with.
+func keyBlob(key string) string {
+	return key[strings.LastIndexByte(key, 0)+1:]
+}
+
 // tooLargeKey is the key that records a blob past MaxFileSize, whatever
 // its language: no language has an empty name, so it meets no count, and
 // the limit is part of it.
@@ -221,7 +208,7 @@ func tooLargeKey(blob string) string {
 }
 
 func (c *cache) get(key string) *languages.Result {
-	if c.distrust != nil && c.distrust(key[strings.LastIndexByte(key, 0)+1:]) {
+	if c.distrust != nil && c.distrust(keyBlob(key)) {
 		return nil
 	}
 	c.wait()
@@ -254,8 +241,7 @@ func (c *cache) prefetch(blobs []string) {
 		var keys []string
 		c.mu.Lock()
 		for k := range c.entries.raw {
-			// A key ends with its blob id (cacheKey), as get reads it.
-			if want[k[strings.LastIndexByte(k, 0)+1:]] {
+			if want[keyBlob(k)] {
 				keys = append(keys, k)
 			}
 		}

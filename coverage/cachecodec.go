@@ -191,24 +191,6 @@ func decodeResult(raw rawResult, interned map[string]string) (*languages.Result,
 	return res, nil
 }
 
-// decodeCache reads a file encodeCache wrote, every result decoded: a
-// result that does not decode makes the whole file corrupt.
-func decodeCache(b []byte) (map[string]*languages.Result, error) {
-	cs, err := scanCache(b)
-	if err != nil {
-		return nil, err
-	}
-	interned := map[string]string{}
-	for k, raw := range cs.raw {
-		r, err := decodeResult(raw, interned)
-		if err != nil {
-			return nil, err
-		}
-		cs.dec[k] = r
-	}
-	return cs.dec, nil
-}
-
 // decodeCacheV1 reads a file of the first layout, whole.
 func decodeCacheV1(b []byte) (map[string]*languages.Result, error) {
 	text := string(b[len(cacheMagicV1):])

@@ -277,3 +277,39 @@ func BenchmarkCacheRead(b *testing.B) {
 		}
 	})
 }
+
+// decodeCache reads a file encodeCache wrote, every result decoded: a
+// result that does not decode makes the whole file corrupt.
+func decodeCache(b []byte) (map[string]*languages.Result, error) {
+	cs, err := scanCache(b)
+	if err != nil {
+		return nil, err
+	}
+	interned := map[string]string{}
+	for k, raw := range cs.raw {
+		r, err := decodeResult(raw, interned)
+		if err != nil {
+			return nil, err
+		}
+		cs.dec[k] = r
+	}
+	return cs.dec, nil
+}
+
+// readCache decodes the cache file and its segments, every entry; nil
+// when there is no file, or it is odd (a link, a FIFO, too large,
+// corrupt): an empty cache.
+func readCache(root, rel string) map[string]*languages.Result {
+	cs, _, _, _ := readCacheParts(root, rel)
+	if cs.len() == 0 {
+		return nil
+	}
+	interned := map[string]string{}
+	m := map[string]*languages.Result{}
+	cs.keys(func(k string) {
+		if r := cs.lookup(k, interned); r != nil {
+			m[k] = r
+		}
+	})
+	return m
+}

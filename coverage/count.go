@@ -514,7 +514,10 @@ func countOne(ctx context.Context, s *snapshot, c *cache, p *languages.Parser, j
 	}
 	var src []byte
 	if j.e.onDisk == "" && j.e.blob != "" && s.objects != nil {
-		if src = s.sameInWorkTree(j.e); src == nil {
+		if !j.e.worktree {
+			src = s.sameInWorkTree(j.e)
+		}
+		if src == nil {
 			// A blob's size is in its header: a file too large to count
 			// is never read.
 			if size, err := s.objects.BlobSize(ctx, j.e.blob); err == nil && size > MaxFileSize {
@@ -523,8 +526,13 @@ func countOne(ctx context.Context, s *snapshot, c *cache, p *languages.Parser, j
 			}
 		}
 	}
-	if src == nil {
+	switch {
+	case src != nil:
+	case j.e.worktree || j.e.onDisk != "" || j.e.blob == "" || s.objects == nil:
 		src, err = s.read(ctx, j.e)
+	default:
+		// The work tree's copy was tried above.
+		src, err = s.objects.ReadBlob(ctx, j.e.blob)
 	}
 	if err != nil {
 		var le *atomicfile.LinkError
