@@ -116,8 +116,6 @@ func RunCommits(ctx context.Context, opts coverage.Options, head string, commits
 	return r, nil
 }
 
-func short(h string) string { return h[:min(12, len(h))] }
-
 // WriteText prints the report for people.
 func (r *Report) WriteText(w io.Writer) error {
 	var b strings.Builder
@@ -137,7 +135,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(&b, "  if the tests were removed or switched off on purpose, a person records it: %s\n", r.AcceptCommand)
 	}
 	for _, h := range r.History {
-		fmt.Fprintf(&b, "commit %s %s: %s\n", short(h.Commit), quote.Name(h.Title), quote.Text(h.Reason))
+		fmt.Fprintf(&b, "commit %s %s: %s\n", gitrepo.ShortID(h.Commit), quote.Name(h.Title), quote.Text(h.Reason))
 	}
 	if len(r.History) > 0 {
 		b.WriteString("  a peak may only fall, and a test may only go, with `sentinel accept` in the same commit\n")
@@ -215,11 +213,11 @@ func (r *Report) WriteGitHub(w io.Writer) error {
 		}
 	}
 	for _, h := range r.History {
-		ghError(&b, coverage.BaselinePath, 1, ratchet, "commit "+short(h.Commit)+" "+quote.Name(h.Title)+": "+quote.Text(h.Reason))
+		ghError(&b, coverage.BaselinePath, 1, ratchet, "commit "+gitrepo.ShortID(h.Commit)+" "+quote.Name(h.Title)+": "+quote.Text(h.Reason))
 	}
 	for _, p := range r.PersonOnly {
 		for _, c := range p.Causes {
-			ghError(&b, "", 0, "sentinel acceptance", fmt.Sprintf("commit %s %s: %s; %s: %s; instead: %s", short(p.Commit), quote.Name(p.Title), p.Summary(), c.Rule, c.Reason, c.Fix))
+			ghError(&b, "", 0, "sentinel acceptance", fmt.Sprintf("commit %s %s: %s; %s: %s; instead: %s", gitrepo.ShortID(p.Commit), quote.Name(p.Title), p.Summary(), c.Rule, c.Reason, c.Fix))
 		}
 	}
 	for _, f := range r.Attribution {

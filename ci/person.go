@@ -448,7 +448,7 @@ func (p *PersonIssue) Summary() string { return strings.Join(p.changes(), "; ") 
 // writeText prints the issue for people: the commit, what it changes, and
 // each cause with what to do instead.
 func (p *PersonIssue) writeText(b *strings.Builder) {
-	fmt.Fprintf(b, "commit %s %s: only a person may make this change, and the commit does not show that a person made it\n", short(p.Commit), quote.Name(p.Title))
+	fmt.Fprintf(b, "commit %s %s: only a person may make this change, and the commit does not show that a person made it\n", gitrepo.ShortID(p.Commit), quote.Name(p.Title))
 	for _, c := range p.changes() {
 		fmt.Fprintf(b, "  %s\n", c)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gitsentinel/sentinel/coverage"
+	"github.com/gitsentinel/sentinel/gitrepo"
 	"github.com/gitsentinel/sentinel/internal/quote"
 )
 
@@ -112,7 +113,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 				fmt.Fprintf(&b, "- and %d more (`sentinel ci` lists them all)\n", len(r.History)-i)
 				break
 			}
-			fmt.Fprintf(&b, "- commit `%s` %s: %s\n", short(h.Commit), md(h.Title), md(h.Reason))
+			fmt.Fprintf(&b, "- commit `%s` %s: %s\n", gitrepo.ShortID(h.Commit), md(h.Title), md(h.Reason))
 		}
 		b.WriteString("\nA peak may only fall, and a test may only go, with `sentinel accept` in the same commit.\n\n")
 	}
@@ -120,7 +121,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		b.WriteString("### Acceptances a person must make\n\n")
 		for _, p := range r.PersonOnly {
 			for _, c := range p.Causes {
-				fmt.Fprintf(&b, "- commit `%s` %s: %s; %s: %s; instead: %s\n", short(p.Commit), md(p.Title), md(p.Summary()), c.Rule, md(c.Reason), md(c.Fix))
+				fmt.Fprintf(&b, "- commit `%s` %s: %s; %s: %s; instead: %s\n", gitrepo.ShortID(p.Commit), md(p.Title), md(p.Summary()), c.Rule, md(c.Reason), md(c.Fix))
 			}
 		}
 		b.WriteString("\n")

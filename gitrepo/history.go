@@ -35,12 +35,10 @@ type Commit struct {
 }
 
 // Short returns the abbreviated commit id.
-func (c Commit) Short() string {
-	if len(c.Hash) > 12 {
-		return c.Hash[:12]
-	}
-	return c.Hash
-}
+func (c Commit) Short() string { return ShortID(c.Hash) }
+
+// ShortID abbreviates an object id to the 12 characters reports show.
+func ShortID(id string) string { return id[:min(12, len(id))] }
 
 // Range lists the commits of a range, oldest first: "A..B" is the commits
 // reachable from B and not from A, and a single revision is every commit

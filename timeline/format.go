@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/gitsentinel/sentinel/coverage"
+	"github.com/gitsentinel/sentinel/gitrepo"
 	"github.com/gitsentinel/sentinel/internal/jsonout"
 	"github.com/gitsentinel/sentinel/internal/quote"
 )
@@ -139,7 +140,7 @@ func WriteText(w io.Writer, t *Timeline) error {
 	var accepted, broken []string
 	for _, c := range t.Commits {
 		for _, a := range c.Accepted {
-			s := fmt.Sprintf("  %s %s  %s: %s", day(c.Date), short(c.Commit), quote.Text(a.By), quote.Text(a.Reason))
+			s := fmt.Sprintf("  %s %s  %s: %s", day(c.Date), gitrepo.ShortID(c.Commit), quote.Text(a.By), quote.Text(a.Reason))
 			var lows []string
 			for _, l := range a.Lowered {
 				lows = append(lows, fmt.Sprintf("%s %s %d → %d", quote.Name(l.Key), l.Figure, l.Before, l.After))
@@ -153,7 +154,7 @@ func WriteText(w io.Writer, t *Timeline) error {
 			accepted = append(accepted, s)
 		}
 		if c.Error != "" {
-			broken = append(broken, fmt.Sprintf("  %s %s  %s", day(c.Date), short(c.Commit), quote.Text(c.Error)))
+			broken = append(broken, fmt.Sprintf("  %s %s  %s", day(c.Date), gitrepo.ShortID(c.Commit), quote.Text(c.Error)))
 		}
 	}
 	if len(accepted) > 0 {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/gitsentinel/sentinel/coverage"
+	"github.com/gitsentinel/sentinel/gitrepo"
 )
 
 // Palette are the colours of the rows, in key order; red is kept for the
@@ -125,7 +126,7 @@ func layout(t *Timeline) chart {
 		}
 		for i, cm := range t.Commits {
 			for _, a := range cm.Accepted {
-				tip := fmt.Sprintf("%s %s, accepted by %s: %s", day(cm.Date), short(cm.Commit), a.By, a.Reason)
+				tip := fmt.Sprintf("%s %s, accepted by %s: %s", day(cm.Date), gitrepo.ShortID(cm.Commit), a.By, a.Reason)
 				placed := false
 				for _, l := range a.Lowered {
 					if l.Figure == fig {
@@ -139,7 +140,7 @@ func layout(t *Timeline) chart {
 				}
 			}
 			if cm.Error != "" {
-				p.errMarkers = append(p.errMarkers, marker{c.xs[i], p.bot, fmt.Sprintf("%s %s: %s", day(cm.Date), short(cm.Commit), cm.Error)})
+				p.errMarkers = append(p.errMarkers, marker{c.xs[i], p.bot, fmt.Sprintf("%s %s: %s", day(cm.Date), gitrepo.ShortID(cm.Commit), cm.Error)})
 			}
 		}
 		c.panels = append(c.panels, p)
@@ -205,9 +206,9 @@ func WriteSVG(w io.Writer, t *Timeline) error {
 			cm := t.Commits[i]
 			p(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#444444"/>`+"\n", c.xs[i], pn.bot, c.xs[i], pn.bot+5)
 			p(`<text x="%.1f" y="%.1f" text-anchor="middle" fill="#444444">%s<title>%s</title></text>`+"\n",
-				c.xs[i], pn.bot+18, esc(day(cm.Date)), esc(short(cm.Commit)+" "+cm.Title))
+				c.xs[i], pn.bot+18, esc(day(cm.Date)), esc(gitrepo.ShortID(cm.Commit)+" "+cm.Title))
 			p(`<text x="%.1f" y="%.1f" text-anchor="middle" fill="#888888" font-family="monospace" font-size="10">%s</text>`+"\n",
-				c.xs[i], pn.bot+31, esc(short(cm.Commit)[:min(7, len(cm.Commit))]))
+				c.xs[i], pn.bot+31, esc(gitrepo.ShortID(cm.Commit)[:min(7, len(cm.Commit))]))
 		}
 		// The highs underneath, then the lines, then the markers on top.
 		for _, s := range pn.series {

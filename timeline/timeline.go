@@ -111,7 +111,7 @@ func build(since string, logged []gitrepo.FileCommit, prev *coverage.Baseline) *
 		var cur *coverage.Baseline
 		if l.Data == nil {
 			c.Error = "the commit deletes " + coverage.BaselinePath
-		} else if b, err := coverage.ParseBaseline(short(l.Hash)+":"+coverage.BaselinePath, l.Data); err != nil {
+		} else if b, err := coverage.ParseBaseline(gitrepo.ShortID(l.Hash)+":"+coverage.BaselinePath, l.Data); err != nil {
 			c.Error = err.Error()
 		} else {
 			cur = b
@@ -163,8 +163,6 @@ func acceptance(a coverage.Acceptance) Acceptance {
 	out.Tests = append(out.Tests, a.Tests...)
 	return out
 }
-
-func short(hash string) string { return hash[:min(12, len(hash))] }
 
 // figure reads one figure of a peak.
 func figure(p coverage.Peak, name string) int {

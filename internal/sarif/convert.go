@@ -7,6 +7,7 @@ import (
 	"github.com/gitsentinel/sentinel/ci"
 	"github.com/gitsentinel/sentinel/config"
 	"github.com/gitsentinel/sentinel/coverage"
+	"github.com/gitsentinel/sentinel/gitrepo"
 	"github.com/gitsentinel/sentinel/internal/quote"
 )
 
@@ -35,7 +36,7 @@ func FromCI(r *ci.Report, version string) *Log {
 	rs.drops(r.Drops, "if the tests were removed or switched off on purpose, a person records it: "+r.AcceptCommand)
 	const historyFix = "a peak may only fall, and a test may only go, with `sentinel accept` in the same commit"
 	for _, h := range r.History {
-		text := fmt.Sprintf("commit %s %s: %s; %s", short(h.Commit), quote.Name(h.Title), quote.Text(h.Reason), historyFix)
+		text := fmt.Sprintf("commit %s %s: %s; %s", gitrepo.ShortID(h.Commit), quote.Name(h.Title), quote.Text(h.Reason), historyFix)
 		if h.Test != "" {
 			// A test lost on the way: reported once, by the head's drop
 			// when it is still lost there.
@@ -56,7 +57,7 @@ func FromCI(r *ci.Report, version string) *Log {
 			causes = append(causes, fmt.Sprintf("%s: %s; instead: %s", c.Rule, c.Reason, c.Fix))
 		}
 		text := fmt.Sprintf("commit %s %s: %s; only a person may make this change, and the commit does not show that a person made it: %s",
-			short(p.Commit), quote.Name(p.Title), p.Summary(), strings.Join(causes, "; "))
+			gitrepo.ShortID(p.Commit), quote.Name(p.Title), p.Summary(), strings.Join(causes, "; "))
 		rs.add(result(RulePersonOnly, coverage.BaselinePath, 0, text, p.Commit))
 	}
 	return New(version, rs.list)
@@ -119,5 +120,3 @@ func lossRule(cause string) string {
 	}
 	return RuleMissingTest
 }
-
-func short(h string) string { return h[:min(12, len(h))] }
