@@ -14,6 +14,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/gitsentinel/sentinel/guard/verdict"
+
 	"github.com/gitsentinel/sentinel/internal/quote"
 )
 
@@ -111,14 +113,14 @@ func (p *Policy) LogMode() string {
 
 // Records reports whether the trail records a decision with verdict v
 // under mode.
-func Records(mode string, v Verdict) bool {
+func Records(mode string, v verdict.Verdict) bool {
 	switch mode {
 	case LogOff:
 		return false
 	case LogAll:
 		return true
 	}
-	return v != Allow
+	return v != verdict.Allow
 }
 
 // Audit appends the final decision d that agent's hook event got to the
@@ -159,7 +161,7 @@ func NewRecord(now time.Time, agent string, d *Decision, cwd string) *Record {
 	}
 	seen := map[string]bool{}
 	for _, f := range d.Findings {
-		if f.Verdict != Allow && !seen[f.RuleID] {
+		if f.Verdict != verdict.Allow && !seen[f.RuleID] {
 			seen[f.RuleID] = true
 			r.Rules = append(r.Rules, f.RuleID)
 		}
@@ -415,7 +417,7 @@ func ReadLog(path string, q LogQuery) (entries []LogEntry, notes []string) {
 				continue
 			}
 			e.When, e.Raw = t, line
-			if (!q.All && e.Verdict == Allow.String()) || (!q.Since.IsZero() && t.Before(q.Since)) {
+			if (!q.All && e.Verdict == verdict.Allow.String()) || (!q.Since.IsZero() && t.Before(q.Since)) {
 				continue
 			}
 			entries = append(entries, e)

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/gitsentinel/sentinel/guard/verdict"
 )
 
 func TestLogPath(t *testing.T) {
@@ -74,13 +76,13 @@ func TestLogModeFromConfiguration(t *testing.T) {
 func TestRecords(t *testing.T) {
 	for _, tt := range []struct {
 		mode string
-		v    Verdict
+		v    verdict.Verdict
 		want bool
 	}{
-		{LogRefusals, Allow, false}, {LogRefusals, Warn, true}, {LogRefusals, Ask, true}, {LogRefusals, Deny, true},
-		{"", Allow, false}, {"", Deny, true},
-		{LogAll, Allow, true}, {LogAll, Deny, true},
-		{LogOff, Allow, false}, {LogOff, Deny, false},
+		{LogRefusals, verdict.Allow, false}, {LogRefusals, verdict.Warn, true}, {LogRefusals, verdict.Ask, true}, {LogRefusals, verdict.Deny, true},
+		{"", verdict.Allow, false}, {"", verdict.Deny, true},
+		{LogAll, verdict.Allow, true}, {LogAll, verdict.Deny, true},
+		{LogOff, verdict.Allow, false}, {LogOff, verdict.Deny, false},
 	} {
 		if got := Records(tt.mode, tt.v); got != tt.want {
 			t.Errorf("Records(%q, %s) = %v; want %v", tt.mode, tt.v, got, tt.want)
@@ -106,8 +108,8 @@ func TestNewRecordOfAShellCall(t *testing.T) {
 
 func TestNewRecordOfAFileToolHasPathsNotContents(t *testing.T) {
 	d := &Decision{}
-	d.add(Finding{RuleID: "path.credentials", Verdict: Deny, Reason: "a write to a credential file"})
-	d.add(Finding{RuleID: "path.credentials", Verdict: Deny, Reason: "again"})
+	d.add(verdict.Finding{RuleID: "path.credentials", Verdict: verdict.Deny, Reason: "a write to a credential file"})
+	d.add(verdict.Finding{RuleID: "path.credentials", Verdict: verdict.Deny, Reason: "again"})
 	d.Call = &Call{Tool: "Write", Writes: []string{".env", "/tmp/TOKEN=abc"}, Reads: []string{"in.txt"}, Kind: "write"}
 	r := NewRecord(testNow, "gemini", d, "/cwd")
 	if r.Command != "" || strings.Join(r.Paths, "|") != ".env|/tmp/TOKEN=***|in.txt" {
@@ -122,7 +124,7 @@ func TestNewRecordOfAFileToolHasPathsNotContents(t *testing.T) {
 }
 
 func TestNewRecordBoundsItsSize(t *testing.T) {
-	d := &Decision{Verdict: Deny}
+	d := &Decision{Verdict: verdict.Deny}
 	long := strings.Repeat("echo aaaa; ", 10000)
 	r := NewRecord(testNow, "claude", withCall(d, &Call{Tool: "Bash", Command: long}), "/")
 	if len(r.Command) > MaxRecordCommand || len(r.Command) < MaxRecordCommand-100 {

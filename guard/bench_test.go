@@ -4,6 +4,8 @@ import (
 	"context"
 	"os"
 	"testing"
+
+	"github.com/gitsentinel/sentinel/guard/verdict"
 )
 
 // BenchmarkRun is the guard's own work for a typical Bash event, in
@@ -24,7 +26,7 @@ func BenchmarkRun(b *testing.B) {
 			NewEnv: func(cwd string) *Env { return NewEnv(cwd, getenv) },
 			Policy: func() (*Policy, error) { return LoadPolicy(UserConfigPath(getenv), root) },
 		})
-		if d.Verdict != Allow {
+		if d.Verdict != verdict.Allow {
 			b.Fatal(d.Reason())
 		}
 	}

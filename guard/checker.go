@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/gitsentinel/sentinel/guard/verdict"
 )
 
 // Checker is an external program that reviews the tool calls the built-in
@@ -45,7 +47,7 @@ func (c *Checker) Review(ctx context.Context, in CheckerInput) (*Decision, strin
 	name := filepath.Base(c.Argv[0])
 	deny := func(why string) (*Decision, string) {
 		return denial("checker", fmt.Sprintf("the checker %s refused this call; a person can see why in the hook's log", name)),
-			oneLine(fmt.Sprintf("sentinel guard: checker %s: %s", name, why))
+			verdict.OneLine(fmt.Sprintf("sentinel guard: checker %s: %s", name, why))
 	}
 	payload, err := json.Marshal(in)
 	if err != nil {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gitsentinel/sentinel/guard/verdict"
 )
 
 func TestCheckerAnswers(t *testing.T) {
@@ -39,7 +41,7 @@ func TestCheckerAnswers(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			c := &Checker{Argv: tc.argv, Timeout: 300 * time.Millisecond}
 			d, why := c.Review(context.Background(), CheckerInput{Kind: "tool", Agent: "claude", Tool: "Bash", Commands: []string{"make deploy"}, Raw: "{}", Cwd: dir})
-			if (d.Verdict == Allow) != tc.allowed {
+			if (d.Verdict == verdict.Allow) != tc.allowed {
 				t.Fatalf("verdict %s, want allowed=%v (%s)", d.Verdict, tc.allowed, why)
 			}
 			if tc.allowed {
@@ -63,7 +65,7 @@ func TestCheckerSeesTheCall(t *testing.T) {
 	p := filepath.Join(dir, "record")
 	os.WriteFile(p, []byte("#!/bin/sh\ncat > "+out+"\necho '{\"allowed\": true}'\n"), 0o755)
 	c := &Checker{Argv: []string{p}, Timeout: time.Second}
-	if d, _ := c.Review(context.Background(), CheckerInput{Kind: "tool", Agent: "cursor", Tool: "shell", Commands: []string{"make deploy"}, Raw: `{"command":"make deploy"}`, Cwd: "/w"}); d.Verdict != Allow {
+	if d, _ := c.Review(context.Background(), CheckerInput{Kind: "tool", Agent: "cursor", Tool: "shell", Commands: []string{"make deploy"}, Raw: `{"command":"make deploy"}`, Cwd: "/w"}); d.Verdict != verdict.Allow {
 		t.Fatal("not allowed")
 	}
 	b, _ := os.ReadFile(out)

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/gitsentinel/sentinel/guard/verdict"
 )
 
 // MaxInput is the largest hook event the guard reads; a bigger one is denied.
@@ -19,7 +21,7 @@ const Deadline = 250 * time.Millisecond
 // denial is a decision that refuses for a reason of the guard's own.
 func denial(id, reason string) *Decision {
 	d := &Decision{}
-	d.add(Finding{RuleID: id, Verdict: Deny, Reason: "sentinel guard [" + id + "]: " + reason})
+	d.add(verdict.Finding{RuleID: id, Verdict: verdict.Deny, Reason: verdict.Reason(id, reason, "")})
 	return d
 }
 
@@ -164,9 +166,9 @@ func decideInput(input []byte, dialect Dialect, newEnv func(cwd string) *Env, p 
 func ClaudeResponse(d *Decision) []byte {
 	decision := ""
 	switch d.Verdict {
-	case Deny:
+	case verdict.Deny:
 		decision = "deny"
-	case Ask, Warn:
+	case verdict.Ask, verdict.Warn:
 		decision = "ask"
 	default:
 		return nil

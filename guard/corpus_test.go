@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gitsentinel/sentinel/guard/verdict"
 )
 
 // corpusEnv is a user whose home and project do not exist on this machine,
@@ -53,7 +55,7 @@ func TestCorpus(t *testing.T) {
 			if d.Verdict.String() != c[0] {
 				t.Errorf("%s: %q: %s, want %s (%s)", name, c[1], d.Verdict, c[0], d.Reason())
 			}
-			if d.Verdict != Allow {
+			if d.Verdict != verdict.Allow {
 				if r := d.Reason(); r == "" || len(r) > 300 || strings.Contains(r, "\n") || !strings.Contains(r, "[") {
 					t.Errorf("%q: the reason %q is not one line naming the rule", c[1], r)
 				}

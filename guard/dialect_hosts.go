@@ -3,6 +3,8 @@ package guard
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/gitsentinel/sentinel/guard/verdict"
 )
 
 // The hosts below came after the first five. Each reads its own event as
@@ -17,9 +19,9 @@ import (
 // which these hosts show the person or ignore.
 func exit2Answer(d *Decision) Answer {
 	switch d.Verdict {
-	case Allow:
+	case verdict.Allow:
 		return Answer{}
-	case Warn:
+	case verdict.Warn:
 		return Answer{Stderr: answerReason(d) + "\n"}
 	}
 	return Answer{Stderr: askAsDeny(d) + "\n", Exit: 2}
@@ -31,9 +33,9 @@ func exit2Answer(d *Decision) Answer {
 // documentation gives first and which blocks whatever the JSON says.
 func cloneAnswer(d *Decision) Answer {
 	switch d.Verdict {
-	case Allow:
+	case verdict.Allow:
 		return Answer{}
-	case Warn, Ask:
+	case verdict.Warn, verdict.Ask:
 		return Answer{Stdout: ClaudeResponse(d)}
 	}
 	return Answer{Stderr: answerReason(d) + "\n", Exit: 2}
@@ -255,9 +257,9 @@ func (cline) Parse(input []byte) (*Call, error) {
 func (cline) Answer(d *Decision) Answer {
 	out := map[string]any{"cancel": false}
 	switch d.Verdict {
-	case Warn:
+	case verdict.Warn:
 		out["contextModification"] = answerReason(d)
-	case Ask, Deny:
+	case verdict.Ask, verdict.Deny:
 		out["cancel"], out["errorMessage"] = true, askAsDeny(d)
 	}
 	b, _ := json.Marshal(out)
@@ -516,9 +518,9 @@ func (a amp) Parse(input []byte) (*Call, error) {
 // above reject it with stderr shown to the model.
 func (amp) Answer(d *Decision) Answer {
 	switch d.Verdict {
-	case Allow:
+	case verdict.Allow:
 		return Answer{}
-	case Warn, Ask:
+	case verdict.Warn, verdict.Ask:
 		return Answer{Stderr: answerReason(d) + "\n", Exit: 1}
 	}
 	return Answer{Stderr: answerReason(d) + "\n", Exit: 2}
@@ -586,9 +588,9 @@ func (opencode) Answer(d *Decision) Answer {
 	out := map[string]string{"decision": "allow"}
 	exit := 0
 	switch d.Verdict {
-	case Warn:
+	case verdict.Warn:
 		out["warning"] = answerReason(d)
-	case Ask, Deny:
+	case verdict.Ask, verdict.Deny:
 		out = map[string]string{"decision": "deny", "reason": askAsDeny(d)}
 		exit = 2
 	}

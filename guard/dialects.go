@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"sort"
 	"strings"
+
+	"github.com/gitsentinel/sentinel/guard/verdict"
 )
 
 // Call is a tool call, whatever agent made it.
@@ -89,8 +91,8 @@ func answerReason(d *Decision) string {
 // person allows the call.
 func askAsDeny(d *Decision) string {
 	r := answerReason(d)
-	if d.Verdict == Ask {
-		r = oneLine(r + " (this agent cannot ask; a person may allow it with a [[guard.rules]] allow in ~/.config/sentinel/config.toml)")
+	if d.Verdict == verdict.Ask {
+		r = verdict.OneLine(r + " (this agent cannot ask; a person may allow it with a [[guard.rules]] allow in ~/.config/sentinel/config.toml)")
 	}
 	return r
 }
@@ -137,9 +139,9 @@ func PatchPaths(patch string) []string {
 
 func (codex) Answer(d *Decision) Answer {
 	switch d.Verdict {
-	case Allow:
+	case verdict.Allow:
 		return Answer{}
-	case Warn:
+	case verdict.Warn:
 		// MEDIUM is allowed with a warning where the host cannot ask.
 		return Answer{Stderr: answerReason(d) + "\n"}
 	}
@@ -155,7 +157,7 @@ type gemini struct{}
 func (gemini) Name() string { return "gemini" }
 
 func (gemini) Answer(d *Decision) Answer {
-	if d.Verdict == Allow || d.Verdict == Warn {
+	if d.Verdict == verdict.Allow || d.Verdict == verdict.Warn {
 		return Answer{} // MEDIUM is allowed where the host cannot ask
 	}
 	b, _ := json.Marshal(map[string]string{"decision": "deny", "reason": askAsDeny(d)})
@@ -173,15 +175,15 @@ func (cursor) Answer(d *Decision) Answer {
 		// beforeReadFile takes allow or deny and a user_message, no ask:
 		// a MEDIUM warning reads, an ask is refused.
 		out := map[string]string{"permission": "allow"}
-		if d.Verdict >= Ask {
+		if d.Verdict >= verdict.Ask {
 			out = map[string]string{"permission": "deny", "user_message": askAsDeny(d)}
 		}
 		b, _ := json.Marshal(out)
 		return Answer{Stdout: append(b, '\n')}
 	}
-	perm := map[Verdict]string{Allow: "allow", Warn: "ask", Ask: "ask", Deny: "deny"}[d.Verdict]
+	perm := map[verdict.Verdict]string{verdict.Allow: "allow", verdict.Warn: "ask", verdict.Ask: "ask", verdict.Deny: "deny"}[d.Verdict]
 	out := map[string]string{"permission": perm}
-	if d.Verdict != Allow {
+	if d.Verdict != verdict.Allow {
 		r := answerReason(d)
 		out["user_message"] = r
 		out["agent_message"] = r
@@ -197,7 +199,7 @@ type copilot struct{}
 func (copilot) Name() string { return "copilot" }
 
 func (copilot) Answer(d *Decision) Answer {
-	if d.Verdict == Allow || d.Verdict == Warn {
+	if d.Verdict == verdict.Allow || d.Verdict == verdict.Warn {
 		return Answer{} // MEDIUM is allowed where the host cannot ask
 	}
 	b, _ := json.Marshal(map[string]string{"permissionDecision": "deny", "permissionDecisionReason": askAsDeny(d)})

@@ -2,39 +2,16 @@ package guard
 
 import (
 	"errors"
-	"fmt"
 	"path"
 	"strings"
+
+	"github.com/gitsentinel/sentinel/guard/verdict"
 )
-
-// Verdict is the guard's answer.
-type Verdict int
-
-// The verdicts, in increasing order of refusal.
-const (
-	Allow Verdict = iota
-	Warn
-	Ask
-	Deny
-)
-
-func (v Verdict) String() string {
-	return [...]string{"allow", "warn", "ask", "deny"}[v]
-}
-
-// Finding is one rule that fired on one command.
-type Finding struct {
-	RuleID   string   `json:"rule"`
-	Severity Severity `json:"-"`
-	Verdict  Verdict  `json:"-"`
-	Reason   string   `json:"reason"`
-	Command  string   `json:"command"`
-}
 
 // Decision is the guard's verdict on a tool call, with what led to it.
 type Decision struct {
-	Verdict  Verdict
-	Findings []Finding
+	Verdict  verdict.Verdict
+	Findings []verdict.Finding
 	Commands []*Command
 	// Call is the tool call decided on, when it came from an event.
 	Call *Call
@@ -49,7 +26,7 @@ type Decision struct {
 // Reason is the one-line reason a host shows: the first finding of the
 // verdict's weight, its rule id and the safer way, at most 300 characters.
 func (d *Decision) Reason() string {
-	var best *Finding
+	var best *verdict.Finding
 	for i, f := range d.Findings {
 		if f.Verdict == d.Verdict && (best == nil || f.Severity > best.Severity) {
 			best = &d.Findings[i]
@@ -58,27 +35,19 @@ func (d *Decision) Reason() string {
 	if best == nil {
 		return ""
 	}
-	return oneLine(best.Reason)
+	return verdict.OneLine(best.Reason)
 }
 
-func oneLine(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > 300 {
-		s = s[:297] + "..."
-	}
-	return s
-}
-
-func (d *Decision) add(f Finding) {
+func (d *Decision) add(f verdict.Finding) {
 	d.Findings = append(d.Findings, f)
 	if f.Verdict > d.Verdict {
 		d.Verdict = f.Verdict
 	}
 }
 
-func ruleFinding(r *Rule, c *Command, v Verdict) Finding {
-	return Finding{RuleID: r.ID, Severity: r.Severity, Verdict: v, Command: c.Text,
-		Reason: fmt.Sprintf("sentinel guard [%s, %s]: %s; instead: %s", r.ID, r.Severity, r.Reason, r.Suggest)}
+func ruleFinding(r *Rule, c *Command, v verdict.Verdict) verdict.Finding {
+	return verdict.Finding{RuleID: r.ID, Severity: r.Severity, Verdict: v, Command: c.Text,
+		Reason: r.Severity.Reason(r.ID, r.Reason, r.Suggest)}
 }
 
 // EvaluateCommand decides on a shell command.
@@ -88,13 +57,13 @@ func EvaluateCommand(src string, e *Env, p *Policy) *Decision {
 	d.Commands = cmds
 	if errors.Is(err, ErrNeedsEngine) {
 		d.NeedsEngine = true
-		d.add(Finding{RuleID: "engine", Verdict: Deny, Command: src,
-			Reason: "sentinel guard [engine]: " + err.Error() + ", which is not installed beside it; instead: run `make install` in sentinel's source"})
+		d.add(verdict.Finding{RuleID: "engine", Verdict: verdict.Deny, Command: src,
+			Reason: verdict.Reason("engine", err.Error()+", which is not installed beside it", "run `make install` in sentinel's source")})
 		return d
 	}
 	if err != nil {
-		d.add(Finding{RuleID: "parse", Verdict: Deny, Command: src,
-			Reason: "sentinel guard [parse]: " + err.Error() + "; instead: write the command so that a POSIX/Bash parser reads it"})
+		d.add(verdict.Finding{RuleID: "parse", Verdict: verdict.Deny, Command: src,
+			Reason: verdict.Reason("parse", err.Error(), "write the command so that a POSIX/Bash parser reads it")})
 		return d
 	}
 	env := e
@@ -143,37 +112,37 @@ func evaluateOne(c *Command, e *Env, p *Policy, d *Decision) {
 		return // it prints and runs nothing
 	}
 	for _, r := range Catalogue() {
-		if r.Severity == Critical && r.Match(c, e) {
-			d.add(ruleFinding(r, c, Deny))
+		if r.Severity == verdict.Critical && r.Match(c, e) {
+			d.add(ruleFinding(r, c, verdict.Deny))
 			return
 		}
 	}
 	for _, w := range commandWrites(c) {
 		if pf := e.CheckPath(w); pf != nil && pf.Critical {
-			d.add(Finding{RuleID: pf.ID, Severity: Critical, Verdict: Deny, Command: c.Text,
-				Reason: fmt.Sprintf("sentinel guard [%s, CRITICAL]: %s (%s); instead: write inside the project", pf.ID, pf.Reason, w)})
+			d.add(verdict.Finding{RuleID: pf.ID, Severity: verdict.Critical, Verdict: verdict.Deny, Command: c.Text,
+				Reason: verdict.Critical.Reason(pf.ID, pf.Reason+" ("+w+")", "write inside the project")})
 			return
 		}
 	}
 	if v, rule, ok := p.match("bash", c.normalized()); ok {
-		if v != Allow {
-			d.add(Finding{RuleID: "config", Verdict: v, Command: c.Text, Reason: "sentinel guard [config]: the configured rule " + rule + " says " + v.String()})
+		if v != verdict.Allow {
+			d.add(verdict.Finding{RuleID: "config", Verdict: v, Command: c.Text, Reason: verdict.Reason("config", "the configured rule "+rule+" says "+v.String(), "")})
 		}
 		return
 	}
 	if c.Computed {
 		v := e.ask()
-		d.add(Finding{RuleID: "command.computed", Verdict: v, Command: c.Text,
-			Reason: "sentinel guard [command.computed, HIGH]: the command's name is computed (" + c.Name() + "), so what runs cannot be checked; instead: write the command out"})
+		d.add(verdict.Finding{RuleID: "command.computed", Verdict: v, Command: c.Text,
+			Reason: verdict.High.Reason("command.computed", "the command's name is computed ("+c.Name()+"), so what runs cannot be checked", "write the command out")})
 	}
 	for _, r := range Catalogue() {
-		if r.Severity == Critical || r.Level > e.Level || !r.Match(c, e) {
+		if r.Severity == verdict.Critical || r.Level > e.Level || !r.Match(c, e) {
 			continue
 		}
-		v := Deny
+		v := verdict.Deny
 		switch {
-		case r.Severity == Medium:
-			v = Warn
+		case r.Severity == verdict.Medium:
+			v = verdict.Warn
 		case r.Asks:
 			v = e.ask()
 		}
@@ -184,14 +153,14 @@ func evaluateOne(c *Command, e *Env, p *Policy, d *Decision) {
 	untrack := c.sub() == "rm" && c.git().args.on("cached")
 	for _, w := range commandWrites(c) {
 		if pf := e.CheckPath(w); pf != nil && !(untrack && strings.HasPrefix(pf.ID, "path.credentials")) {
-			d.add(Finding{RuleID: pf.ID, Severity: High, Verdict: Deny, Command: c.Text,
-				Reason: fmt.Sprintf("sentinel guard [%s, HIGH]: %s (%s); instead: ask a person to change it", pf.ID, pf.Reason, w)})
+			d.add(verdict.Finding{RuleID: pf.ID, Severity: verdict.High, Verdict: verdict.Deny, Command: c.Text,
+				Reason: verdict.High.Reason(pf.ID, pf.Reason+" ("+w+")", "ask a person to change it")})
 		}
 	}
 	for _, r := range commandReads(c) {
 		for _, f := range e.secretReads(r) {
-			d.add(Finding{RuleID: "secrets.read", Severity: High, Verdict: Deny, Command: c.Text,
-				Reason: fmt.Sprintf("sentinel guard [secrets.read, HIGH]: reading %s puts it in the transcript; instead: ask a person for the value you need", f.Reason)})
+			d.add(verdict.Finding{RuleID: "secrets.read", Severity: verdict.High, Verdict: verdict.Deny, Command: c.Text,
+				Reason: verdict.High.Reason("secrets.read", "reading "+f.Reason+" puts it in the transcript", "ask a person for the value you need")})
 			break
 		}
 	}
@@ -202,19 +171,19 @@ func EvaluateWrite(tool, path string, e *Env, p *Policy) *Decision {
 	d := &Decision{}
 	pf := e.CheckPath(path)
 	if pf != nil && pf.Critical {
-		d.add(Finding{RuleID: pf.ID, Severity: Critical, Verdict: Deny, Command: tool + " " + path,
-			Reason: fmt.Sprintf("sentinel guard [%s, CRITICAL]: %s (%s); instead: write inside the project", pf.ID, pf.Reason, path)})
+		d.add(verdict.Finding{RuleID: pf.ID, Severity: verdict.Critical, Verdict: verdict.Deny, Command: tool + " " + path,
+			Reason: verdict.Critical.Reason(pf.ID, pf.Reason+" ("+path+")", "write inside the project")})
 		return d
 	}
 	if v, rule, ok := p.match(tool, e.Resolve(path)); ok {
-		if v != Allow {
-			d.add(Finding{RuleID: "config", Verdict: v, Command: tool + " " + path, Reason: "sentinel guard [config]: the configured rule " + rule + " says " + v.String()})
+		if v != verdict.Allow {
+			d.add(verdict.Finding{RuleID: "config", Verdict: v, Command: tool + " " + path, Reason: verdict.Reason("config", "the configured rule "+rule+" says "+v.String(), "")})
 		}
 		return d
 	}
 	if pf != nil {
-		d.add(Finding{RuleID: pf.ID, Severity: High, Verdict: Deny, Command: tool + " " + path,
-			Reason: fmt.Sprintf("sentinel guard [%s, HIGH]: %s (%s); instead: ask a person to change it", pf.ID, pf.Reason, path)})
+		d.add(verdict.Finding{RuleID: pf.ID, Severity: verdict.High, Verdict: verdict.Deny, Command: tool + " " + path,
+			Reason: verdict.High.Reason(pf.ID, pf.Reason+" ("+path+")", "ask a person to change it")})
 	}
 	return d
 }
@@ -224,14 +193,14 @@ func EvaluateWrite(tool, path string, e *Env, p *Policy) *Decision {
 func EvaluateRead(tool, path string, e *Env, p *Policy) *Decision {
 	d := &Decision{}
 	if v, rule, ok := p.match("read", e.Resolve(path)); ok {
-		if v != Allow {
-			d.add(Finding{RuleID: "config", Verdict: v, Command: tool + " " + path, Reason: "sentinel guard [config]: the configured rule " + rule + " says " + v.String()})
+		if v != verdict.Allow {
+			d.add(verdict.Finding{RuleID: "config", Verdict: v, Command: tool + " " + path, Reason: verdict.Reason("config", "the configured rule "+rule+" says "+v.String(), "")})
 		}
 		return d
 	}
 	for _, f := range e.secretReads(path) {
-		d.add(Finding{RuleID: "secrets.read", Severity: High, Verdict: Deny, Command: tool + " " + path,
-			Reason: fmt.Sprintf("sentinel guard [secrets.read, HIGH]: reading %s puts it in the transcript; instead: ask a person for the value you need", f.Reason)})
+		d.add(verdict.Finding{RuleID: "secrets.read", Severity: verdict.High, Verdict: verdict.Deny, Command: tool + " " + path,
+			Reason: verdict.High.Reason("secrets.read", "reading "+f.Reason+" puts it in the transcript", "ask a person for the value you need")})
 	}
 	return d
 }

@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gitsentinel/sentinel/guard/verdict"
 )
 
 // decideAs runs one event through the guard as the named dialect (or
@@ -90,10 +92,10 @@ func TestMalformedEventsDeny(t *testing.T) {
 	}
 	for dialect, events := range cases {
 		for _, ev := range events {
-			if d := decideAs(t, dialect, ev); d.Verdict != Deny {
+			if d := decideAs(t, dialect, ev); d.Verdict != verdict.Deny {
 				t.Errorf("%s: %s: %s, want deny", dialect, ev, d.Verdict)
 			}
-			if d := decideAs(t, "", ev); d.Verdict != Deny {
+			if d := decideAs(t, "", ev); d.Verdict != verdict.Deny {
 				t.Errorf("recognised: %s: %s, want deny", ev, d.Verdict)
 			}
 		}
@@ -110,10 +112,10 @@ func TestWellFormedEventsAllow(t *testing.T) {
 		"cursor":  `{"hook_event_name":"beforeShellExecution","command":"npm test","cwd":"/home/agent-test/src/project"}`,
 		"copilot": `{"toolName":"bash","toolArgs":"{\"command\":\"git status\"}","cwd":"/home/agent-test/src/project"}`,
 	} {
-		if d := decideAs(t, dialect, ev); d.Verdict != Allow {
+		if d := decideAs(t, dialect, ev); d.Verdict != verdict.Allow {
 			t.Errorf("%s: %s (%s)", dialect, d.Verdict, d.Reason())
 		}
-		if d := decideAs(t, "", ev); d.Verdict != Allow {
+		if d := decideAs(t, "", ev); d.Verdict != verdict.Allow {
 			t.Errorf("recognised %s: %s (%s)", dialect, d.Verdict, d.Reason())
 		}
 	}
@@ -136,7 +138,7 @@ func TestRelativeCwd(t *testing.T) {
 				NewEnv: func(c string) *Env { return NewEnv(c, func(string) string { return "" }) },
 				Policy: func() (*Policy, error) { return &Policy{}, nil },
 			})
-			if d.Verdict != Deny {
+			if d.Verdict != verdict.Deny {
 				t.Errorf("cwd %q: %s: %s", cwd, ev, d.Verdict)
 			}
 		}
@@ -154,7 +156,7 @@ func TestStalledInputDenies(t *testing.T) {
 		NewEnv: func(c string) *Env { return corpusEnv() },
 		Policy: func() (*Policy, error) { return &Policy{}, nil },
 	})
-	if d.Verdict != Deny || !strings.Contains(d.Reason(), "deadline") {
+	if d.Verdict != verdict.Deny || !strings.Contains(d.Reason(), "deadline") {
 		t.Errorf("stalled stdin: %s %s", d.Verdict, d.Reason())
 	}
 	if took := time.Since(start); took > 2*Deadline {
@@ -214,7 +216,7 @@ func TestManyRules(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := EvaluateCommand("ls -la && go test ./...", corpusEnv(), p)
-	if d.Verdict != Allow {
+	if d.Verdict != verdict.Allow {
 		t.Errorf("%s", d.Verdict)
 	}
 	if took := time.Since(start); took > Deadline {
@@ -230,7 +232,7 @@ func TestAuditTrailProtected(t *testing.T) {
 	e := corpusEnv()
 	e.StateDir = "/home/agent-test/.local/state/sentinel"
 	for _, cmd := range []string{"rm ~/.local/state/sentinel/guard.jsonl", "echo > ~/.local/state/sentinel/guard.jsonl", "ln -sf /dev/null ~/.local/state/sentinel/guard.jsonl", "rm -rf ~/.local/state/sentinel"} {
-		if d := EvaluateCommand(cmd, e, nil); d.Verdict != Deny {
+		if d := EvaluateCommand(cmd, e, nil); d.Verdict != verdict.Deny {
 			t.Errorf("%s: %s", cmd, d.Verdict)
 		}
 	}
@@ -256,12 +258,12 @@ func TestSentinelBinaryProtected(t *testing.T) {
 		"ln -sf /bin/true /usr/local/bin/sentinel",
 		"printf '#!/bin/sh\\nexit 0\\n' > ~/go/bin/sentinel",
 	} {
-		if d := EvaluateCommand(cmd, e, nil); d.Verdict != Deny {
+		if d := EvaluateCommand(cmd, e, nil); d.Verdict != verdict.Deny {
 			t.Errorf("%s: %s", cmd, d.Verdict)
 		}
 	}
 	for _, cmd := range []string{"go build -o bin/sentinel ./cmd/sentinel", "go install ./cmd/other", "sentinel check"} {
-		if d := EvaluateCommand(cmd, e, nil); d.Verdict != Allow {
+		if d := EvaluateCommand(cmd, e, nil); d.Verdict != verdict.Allow {
 			t.Errorf("%s: %s (%s)", cmd, d.Verdict, d.Reason())
 		}
 	}
@@ -285,17 +287,17 @@ func TestRenamedSentinel(t *testing.T) {
 	}
 	e := corpusEnv()
 	for _, cmd := range []string{copyPath + " accept --reason x", copyPath + " guard uninstall --agent claude", copyPath + " merge-baseline a b c"} {
-		if d := EvaluateCommand(cmd, e, nil); d.Verdict != Deny {
+		if d := EvaluateCommand(cmd, e, nil); d.Verdict != verdict.Deny {
 			t.Errorf("%s: %s", cmd, d.Verdict)
 		}
 	}
 	for _, cmd := range []string{"cp " + self + " /tmp/x", "cp " + copyPath + " ./again"} {
 		e.Self = self
-		if d := EvaluateCommand(cmd, e, nil); d.Verdict != Deny {
+		if d := EvaluateCommand(cmd, e, nil); d.Verdict != verdict.Deny {
 			t.Errorf("%s: %s", cmd, d.Verdict)
 		}
 	}
-	if d := EvaluateCommand(copyPath+" check", e, nil); d.Verdict != Allow {
+	if d := EvaluateCommand(copyPath+" check", e, nil); d.Verdict != verdict.Allow {
 		t.Errorf("check through a copy: %s", d.Verdict)
 	}
 }
@@ -317,16 +319,16 @@ func TestLinksAndCase(t *testing.T) {
 		"echo x > h/pre-commit", "echo x > innocent.txt", "ln .git/hooks/pre-commit other", "ln -f .git/hooks/pre-commit other",
 		"echo x > .GIT/hooks/pre-commit", "echo x > .Git/Hooks/pre-commit", "cp x .git//hooks/./pre-commit", "echo x > src/../.git/hooks/pre-commit",
 	} {
-		if d := EvaluateCommand(cmd, e, nil); d.Verdict != Deny {
+		if d := EvaluateCommand(cmd, e, nil); d.Verdict != verdict.Deny {
 			t.Errorf("%s: %s", cmd, d.Verdict)
 		}
 	}
 	for _, p := range []string{"h/pre-commit", "innocent.txt", ".GIT/hooks/pre-push", filepath.Join(root, ".git", "hooks", "..", "hooks", "x")} {
-		if d := EvaluateWrite("write", p, e, nil); d.Verdict != Deny {
+		if d := EvaluateWrite("write", p, e, nil); d.Verdict != verdict.Deny {
 			t.Errorf("Write %s: %s", p, d.Verdict)
 		}
 	}
-	if d := EvaluateCommand("ln -s ../README.md docs/readme", e, nil); d.Verdict != Allow {
+	if d := EvaluateCommand("ln -s ../README.md docs/readme", e, nil); d.Verdict != verdict.Allow {
 		t.Errorf("a symlink to a plain file: %s", d.Verdict)
 	}
 }

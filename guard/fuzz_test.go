@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"testing"
+
+	"github.com/gitsentinel/sentinel/guard/verdict"
 )
 
 // FuzzEvaluate: decomposition never panics, and a command that does not
@@ -20,7 +22,7 @@ func FuzzEvaluate(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src string) {
 		_, err := Decompose(src)
 		d := EvaluateCommand(src, e, nil)
-		if err != nil && d.Verdict != Deny {
+		if err != nil && d.Verdict != verdict.Deny {
 			t.Fatalf("%q does not parse (%v) but got %s", src, err, d.Verdict)
 		}
 	})
@@ -41,7 +43,7 @@ func FuzzDecide(f *testing.F) {
 			Hook            string `json:"hook_event_name"`
 		}
 		if json.Unmarshal(input, &ev) != nil || ev.ToolName == "" && ev.ToolNameCopilot == "" && ev.Hook == "" {
-			if d.Verdict != Deny {
+			if d.Verdict != verdict.Deny {
 				t.Fatalf("unreadable event %q got %s", input, d.Verdict)
 			}
 		}

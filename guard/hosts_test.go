@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gitsentinel/sentinel/guard/verdict"
 )
 
 // hostMalformed are the events of the hosts added after the first five
@@ -140,22 +142,22 @@ func runWithEnv(t *testing.T, dialect, event string, env map[string]string) (*De
 func TestAmpReadsToolFromEnvironment(t *testing.T) {
 	for _, tc := range []struct {
 		tool, args string
-		want       Verdict
+		want       verdict.Verdict
 	}{
-		{"Bash", `{"cmd":"ls -la"}`, Allow},
-		{"Bash", `{"cmd":"rm -rf ~"}`, Deny},
-		{"Bash", `{"cmd":"git status","cwd":"/home/agent-test/src/project"}`, Allow},
-		{"Bash", `{"command":"ls"}`, Deny},
-		{"Bash", `{"cmd":7}`, Deny},
-		{"Bash", `{"cmd":"ls","CMD":"rm -rf ~"}`, Deny},
-		{"Bash", `["ls"]`, Deny},
-		{"", `{"cmd":"ls"}`, Deny},
-		{"create_file", `{"path":"/home/agent-test/src/project/.git/hooks/pre-commit","content":"exit 0"}`, Deny},
-		{"create_file", `{"content":"x"}`, Deny},
-		{"edit_file", `{"path":"/home/agent-test/src/project/main.go","old_str":"a","new_str":"b"}`, Allow},
-		{"Read", `{"path":"/home/agent-test/.ssh/id_ed25519"}`, Deny},
-		{"Grep", `{"pattern":"x","path":"/home/agent-test/src/project"}`, Allow},
-		{"mermaid", `{"code":"graph TD"}`, Allow},
+		{"Bash", `{"cmd":"ls -la"}`, verdict.Allow},
+		{"Bash", `{"cmd":"rm -rf ~"}`, verdict.Deny},
+		{"Bash", `{"cmd":"git status","cwd":"/home/agent-test/src/project"}`, verdict.Allow},
+		{"Bash", `{"command":"ls"}`, verdict.Deny},
+		{"Bash", `{"cmd":7}`, verdict.Deny},
+		{"Bash", `{"cmd":"ls","CMD":"rm -rf ~"}`, verdict.Deny},
+		{"Bash", `["ls"]`, verdict.Deny},
+		{"", `{"cmd":"ls"}`, verdict.Deny},
+		{"create_file", `{"path":"/home/agent-test/src/project/.git/hooks/pre-commit","content":"exit 0"}`, verdict.Deny},
+		{"create_file", `{"content":"x"}`, verdict.Deny},
+		{"edit_file", `{"path":"/home/agent-test/src/project/main.go","old_str":"a","new_str":"b"}`, verdict.Allow},
+		{"Read", `{"path":"/home/agent-test/.ssh/id_ed25519"}`, verdict.Deny},
+		{"Grep", `{"pattern":"x","path":"/home/agent-test/src/project"}`, verdict.Allow},
+		{"mermaid", `{"code":"graph TD"}`, verdict.Allow},
 	} {
 		env := map[string]string{"AGENT": "amp", "AGENT_TOOL_NAME": tc.tool}
 		for _, dialect := range []string{"amp", ""} {
@@ -208,10 +210,10 @@ func TestHostEventsAllow(t *testing.T) {
 		{"opencode", `{"hook_event_name":"tool.execute.before","tool":"grep","cwd":"/home/agent-test/src/project","args":{"pattern":"x","include":"*.go"}}`},
 		{"opencode", `{"hook_event_name":"tool.execute.before","tool":"todowrite","cwd":"/home/agent-test/src/project","args":{"todos":[]}}`},
 	} {
-		if d := decideAs(t, tc.dialect, tc.event); d.Verdict != Allow {
+		if d := decideAs(t, tc.dialect, tc.event); d.Verdict != verdict.Allow {
 			t.Errorf("%s: %s: %s (%s)", tc.dialect, tc.event, d.Verdict, d.Reason())
 		}
-		if d := decideAs(t, "", tc.event); d.Verdict != Allow {
+		if d := decideAs(t, "", tc.event); d.Verdict != verdict.Allow {
 			t.Errorf("recognised %s: %s: %s (%s)", tc.dialect, tc.event, d.Verdict, d.Reason())
 		}
 	}
@@ -222,40 +224,40 @@ func TestHostEventsAllow(t *testing.T) {
 func TestHostEventsRefuse(t *testing.T) {
 	for _, tc := range []struct {
 		dialect, event string
-		want           Verdict
+		want           verdict.Verdict
 	}{
 		// Copilot CLI's apply_patch as raw text, and its object toolArgs.
-		{"copilot", `{"toolName":"apply_patch","toolArgs":"*** Begin Patch\n*** Update File: .git/hooks/pre-commit\n@@\n-a\n+b\n*** End Patch","cwd":"/home/agent-test/src/project"}`, Deny},
-		{"copilot", `{"toolName":"bash","toolArgs":{"command":"git push --force"}}`, Deny},
-		{"copilot", `{"toolName":"view","toolArgs":{"path":"/home/agent-test/src/project/.env"}}`, Deny},
-		{"copilot", `{"toolName":"grep","toolArgs":{"pattern":"KEY","path":"/home/agent-test/src/project","glob":".env"}}`, Deny},
-		{"copilot", `{"toolName":"powershell","toolArgs":{"command":"Remove-Item -Recurse -Force C:\\Users"}}`, Ask},
+		{"copilot", `{"toolName":"apply_patch","toolArgs":"*** Begin Patch\n*** Update File: .git/hooks/pre-commit\n@@\n-a\n+b\n*** End Patch","cwd":"/home/agent-test/src/project"}`, verdict.Deny},
+		{"copilot", `{"toolName":"bash","toolArgs":{"command":"git push --force"}}`, verdict.Deny},
+		{"copilot", `{"toolName":"view","toolArgs":{"path":"/home/agent-test/src/project/.env"}}`, verdict.Deny},
+		{"copilot", `{"toolName":"grep","toolArgs":{"pattern":"KEY","path":"/home/agent-test/src/project","glob":".env"}}`, verdict.Deny},
+		{"copilot", `{"toolName":"powershell","toolArgs":{"command":"Remove-Item -Recurse -Force C:\\Users"}}`, verdict.Ask},
 		// Cursor's reads are reads, not writes.
-		{"cursor", `{"conversation_id":"c","hook_event_name":"beforeReadFile","file_path":"/home/agent-test/.aws/credentials"}`, Deny},
-		{"cursor", `{"conversation_id":"c","hook_event_name":"preToolUse","tool_name":"Read","tool_input":{"file_path":"/home/agent-test/src/project/.env"}}`, Deny},
-		{"cursor", `{"conversation_id":"c","hook_event_name":"preToolUse","tool_name":"Delete","tool_input":{"target_file":"/home/agent-test/src/project/.sentinel/config.toml"}}`, Deny},
+		{"cursor", `{"conversation_id":"c","hook_event_name":"beforeReadFile","file_path":"/home/agent-test/.aws/credentials"}`, verdict.Deny},
+		{"cursor", `{"conversation_id":"c","hook_event_name":"preToolUse","tool_name":"Read","tool_input":{"file_path":"/home/agent-test/src/project/.env"}}`, verdict.Deny},
+		{"cursor", `{"conversation_id":"c","hook_event_name":"preToolUse","tool_name":"Delete","tool_input":{"target_file":"/home/agent-test/src/project/.sentinel/config.toml"}}`, verdict.Deny},
 		// PowerShell: a plain call is read; anything else is asked.
-		{"claude", `{"tool_name":"PowerShell","tool_input":{"command":"git push --force origin main"}}`, Deny},
-		{"claude", `{"tool_name":"PowerShell","tool_input":{"command":"Remove-Item -Recurse -Force .git"}}`, Ask},
-		{"claude", `{"tool_name":"PowerShell","tool_input":{"command":"rm -rf ~"}}`, Ask},
-		{"claude", `{"tool_name":"PowerShell","tool_input":{"command":"git status; Remove-Item x"}}`, Ask},
-		{"claude", `{"tool_name":"PowerShell","tool_input":{"command":"git log --format=a,b"}}`, Ask},
-		{"gemini", `{"hook_event_name":"BeforeTool","tool_name":"grep_search","tool_input":{"pattern":"KEY","dir_path":"/home/agent-test/src/project","include_pattern":".env"}}`, Deny},
-		{"windsurf", `{"agent_action_name":"pre_read_code","tool_info":{"file_path":"/home/agent-test/.ssh/id_ed25519"}}`, Deny},
-		{"windsurf", `{"agent_action_name":"pre_run_command","tool_info":{"command_line":"git commit --no-verify -m x","cwd":"/home/agent-test/src/project"}}`, Deny},
-		{"kiro", `{"hook_event_name":"preToolUse","cwd":"/home/agent-test/src/project","tool_name":"fs_read","tool_input":{"operations":[{"mode":"Line","path":"/home/agent-test/src/project/README.md"},{"mode":"Line","path":"/home/agent-test/src/project/.env"}]}}`, Deny},
-		{"kiro", `{"hook_event_name":"PreToolUse","cwd":"/home/agent-test/src/project","tool_name":"shell","tool_input":{"command":"rm -rf ~"}}`, Deny},
-		{"kiro", `{"hook_event_name":"preToolUse","cwd":"/home/agent-test/src/project","tool_name":"execute_cmd","tool_input":{"command":"rd /s /q C:\\"}}`, Ask},
-		{"cline", `{"clineVersion":"3","hookName":"PreToolUse","workspaceRoots":["/home/agent-test/src/project"],"preToolUse":{"toolName":"replace_in_file","parameters":{"path":".git/config","diff":"x"}}}`, Deny},
-		{"cline", `{"clineVersion":"3","hookName":"PreToolUse","workspaceRoots":["/home/agent-test/src/project"],"preToolUse":{"toolName":"read_file","parameters":{"path":".env"}}}`, Deny},
-		{"goose", `{"event":"PreToolUse","tool_name":"developer__edit","tool_input":{"path":"/home/agent-test/src/project/.claude/settings.json","before":"a","after":"b"},"working_dir":"/home/agent-test/src/project"}`, Deny},
-		{"factory", `{"hook_event_name":"PreToolUse","cwd":"/home/agent-test/src/project","tool_name":"ApplyPatch","tool_input":{"input":"*** Begin Patch\n*** Delete File: .sentinel/baseline.json\n*** End Patch"}}`, Deny},
-		{"factory", `{"hook_event_name":"PreToolUse","cwd":"/home/agent-test/src/project","tool_name":"Read","tool_input":{"file_path":"/home/agent-test/.aws/credentials"}}`, Deny},
-		{"qwen", `{"hook_event_name":"PreToolUse","cwd":"/home/agent-test/src/project","tool_name":"read_many_files","tool_input":{"include":["src/**","/home/agent-test/.ssh/id_rsa"]},"tool_call_id":"c"}`, Deny},
-		{"augment", `{"hook_event_name":"PreToolUse","cwd":"/home/agent-test/src/project","tool_name":"remove-files","tool_input":{"file_paths":["/home/agent-test/src/project/.git/hooks/pre-push"]}}`, Deny},
-		{"augment", `{"hook_event_name":"PreToolUse","cwd":"/home/agent-test/src/project","tool_name":"save-file","tool_input":{"path":".augment/settings.json","file_content":"{}"}}`, Deny},
-		{"opencode", `{"hook_event_name":"tool.execute.before","tool":"read","cwd":"/home/agent-test/src/project","args":{"filePath":"/home/agent-test/src/project/.env"}}`, Deny},
-		{"opencode", `{"hook_event_name":"tool.execute.before","tool":"write","cwd":"/home/agent-test/src/project","args":{"filePath":"/home/agent-test/src/project/.opencode/plugins/sentinel-guard.js","content":"//"}}`, Deny},
+		{"claude", `{"tool_name":"PowerShell","tool_input":{"command":"git push --force origin main"}}`, verdict.Deny},
+		{"claude", `{"tool_name":"PowerShell","tool_input":{"command":"Remove-Item -Recurse -Force .git"}}`, verdict.Ask},
+		{"claude", `{"tool_name":"PowerShell","tool_input":{"command":"rm -rf ~"}}`, verdict.Ask},
+		{"claude", `{"tool_name":"PowerShell","tool_input":{"command":"git status; Remove-Item x"}}`, verdict.Ask},
+		{"claude", `{"tool_name":"PowerShell","tool_input":{"command":"git log --format=a,b"}}`, verdict.Ask},
+		{"gemini", `{"hook_event_name":"BeforeTool","tool_name":"grep_search","tool_input":{"pattern":"KEY","dir_path":"/home/agent-test/src/project","include_pattern":".env"}}`, verdict.Deny},
+		{"windsurf", `{"agent_action_name":"pre_read_code","tool_info":{"file_path":"/home/agent-test/.ssh/id_ed25519"}}`, verdict.Deny},
+		{"windsurf", `{"agent_action_name":"pre_run_command","tool_info":{"command_line":"git commit --no-verify -m x","cwd":"/home/agent-test/src/project"}}`, verdict.Deny},
+		{"kiro", `{"hook_event_name":"preToolUse","cwd":"/home/agent-test/src/project","tool_name":"fs_read","tool_input":{"operations":[{"mode":"Line","path":"/home/agent-test/src/project/README.md"},{"mode":"Line","path":"/home/agent-test/src/project/.env"}]}}`, verdict.Deny},
+		{"kiro", `{"hook_event_name":"PreToolUse","cwd":"/home/agent-test/src/project","tool_name":"shell","tool_input":{"command":"rm -rf ~"}}`, verdict.Deny},
+		{"kiro", `{"hook_event_name":"preToolUse","cwd":"/home/agent-test/src/project","tool_name":"execute_cmd","tool_input":{"command":"rd /s /q C:\\"}}`, verdict.Ask},
+		{"cline", `{"clineVersion":"3","hookName":"PreToolUse","workspaceRoots":["/home/agent-test/src/project"],"preToolUse":{"toolName":"replace_in_file","parameters":{"path":".git/config","diff":"x"}}}`, verdict.Deny},
+		{"cline", `{"clineVersion":"3","hookName":"PreToolUse","workspaceRoots":["/home/agent-test/src/project"],"preToolUse":{"toolName":"read_file","parameters":{"path":".env"}}}`, verdict.Deny},
+		{"goose", `{"event":"PreToolUse","tool_name":"developer__edit","tool_input":{"path":"/home/agent-test/src/project/.claude/settings.json","before":"a","after":"b"},"working_dir":"/home/agent-test/src/project"}`, verdict.Deny},
+		{"factory", `{"hook_event_name":"PreToolUse","cwd":"/home/agent-test/src/project","tool_name":"ApplyPatch","tool_input":{"input":"*** Begin Patch\n*** Delete File: .sentinel/baseline.json\n*** End Patch"}}`, verdict.Deny},
+		{"factory", `{"hook_event_name":"PreToolUse","cwd":"/home/agent-test/src/project","tool_name":"Read","tool_input":{"file_path":"/home/agent-test/.aws/credentials"}}`, verdict.Deny},
+		{"qwen", `{"hook_event_name":"PreToolUse","cwd":"/home/agent-test/src/project","tool_name":"read_many_files","tool_input":{"include":["src/**","/home/agent-test/.ssh/id_rsa"]},"tool_call_id":"c"}`, verdict.Deny},
+		{"augment", `{"hook_event_name":"PreToolUse","cwd":"/home/agent-test/src/project","tool_name":"remove-files","tool_input":{"file_paths":["/home/agent-test/src/project/.git/hooks/pre-push"]}}`, verdict.Deny},
+		{"augment", `{"hook_event_name":"PreToolUse","cwd":"/home/agent-test/src/project","tool_name":"save-file","tool_input":{"path":".augment/settings.json","file_content":"{}"}}`, verdict.Deny},
+		{"opencode", `{"hook_event_name":"tool.execute.before","tool":"read","cwd":"/home/agent-test/src/project","args":{"filePath":"/home/agent-test/src/project/.env"}}`, verdict.Deny},
+		{"opencode", `{"hook_event_name":"tool.execute.before","tool":"write","cwd":"/home/agent-test/src/project","args":{"filePath":"/home/agent-test/src/project/.opencode/plugins/sentinel-guard.js","content":"//"}}`, verdict.Deny},
 	} {
 		for _, as := range []string{tc.dialect, ""} {
 			if d := decideAs(t, as, tc.event); d.Verdict != tc.want {
@@ -295,11 +297,11 @@ func TestDialectsRefuseOthersEvents(t *testing.T) {
 // TestHostAnswers checks the exact terms each new host acts on.
 func TestHostAnswers(t *testing.T) {
 	deny := &Decision{}
-	deny.add(Finding{RuleID: "x", Verdict: Deny, Reason: "sentinel guard [x]: no"})
+	deny.add(verdict.Finding{RuleID: "x", Verdict: verdict.Deny, Reason: "sentinel guard [x]: no"})
 	ask := &Decision{}
-	ask.add(Finding{RuleID: "y", Verdict: Ask, Reason: "sentinel guard [y]: maybe"})
+	ask.add(verdict.Finding{RuleID: "y", Verdict: verdict.Ask, Reason: "sentinel guard [y]: maybe"})
 	warn := &Decision{}
-	warn.add(Finding{RuleID: "z", Verdict: Warn, Reason: "sentinel guard [z]: careful"})
+	warn.add(verdict.Finding{RuleID: "z", Verdict: verdict.Warn, Reason: "sentinel guard [z]: careful"})
 	allow := &Decision{}
 	for _, tc := range []struct {
 		dialect string

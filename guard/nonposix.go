@@ -1,6 +1,10 @@
 package guard
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/gitsentinel/sentinel/guard/verdict"
+)
 
 // nativePrograms are programs that PowerShell and cmd.exe run as
 // themselves, with the same words a POSIX shell would pass, when the
@@ -45,8 +49,8 @@ func EvaluateNonPOSIX(shell, src string, e *Env, p *Policy) *Decision {
 	d := &Decision{}
 	line := strings.TrimSpace(src)
 	if v, rule, ok := p.match("bash", line); ok {
-		if v != Allow {
-			d.add(Finding{RuleID: "config", Verdict: v, Command: line, Reason: "sentinel guard [config]: the configured rule " + rule + " says " + v.String()})
+		if v != verdict.Allow {
+			d.add(verdict.Finding{RuleID: "config", Verdict: v, Command: line, Reason: verdict.Reason("config", "the configured rule "+rule+" says "+v.String(), "")})
 		}
 		return d
 	}
@@ -54,7 +58,7 @@ func EvaluateNonPOSIX(shell, src string, e *Env, p *Policy) *Decision {
 	if name == "" {
 		name = shell
 	}
-	d.add(Finding{RuleID: "shell.nonposix", Severity: High, Verdict: e.ask(), Command: line,
-		Reason: "sentinel guard [shell.nonposix, HIGH]: a " + name + " command, which the guard reads only when it is a plain call of a known program; instead: run it with the POSIX shell tool, or as a plain call"})
+	d.add(verdict.Finding{RuleID: "shell.nonposix", Severity: verdict.High, Verdict: e.ask(), Command: line,
+		Reason: verdict.High.Reason("shell.nonposix", "a "+name+" command, which the guard reads only when it is a plain call of a known program", "run it with the POSIX shell tool, or as a plain call")})
 	return d
 }

@@ -6,31 +6,9 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/gitsentinel/sentinel/guard/verdict"
 )
-
-// Level is how hard the guard is.
-type Level int
-
-// The levels, each stricter than the last.
-const (
-	// Standard denies what is destructive and asks about what it cannot
-	// read.
-	Standard Level = iota
-	// Strict denies what standard asks about.
-	Strict
-	// Paranoid is strict, and also asks about interpreter one-liners and
-	// recursive removal inside the project.
-	Paranoid
-)
-
-// ParseLevel reads a configured level; "" is standard.
-func ParseLevel(s string) Level {
-	return map[string]Level{"strict": Strict, "paranoid": Paranoid}[s]
-}
-
-func (l Level) String() string {
-	return [...]string{"standard", "strict", "paranoid"}[l]
-}
 
 // Env is where a tool call runs.
 type Env struct {
@@ -56,7 +34,7 @@ type Env struct {
 	// remove or rewrite.
 	StateDir string
 	// Level is how hard the guard is.
-	Level Level
+	Level verdict.Level
 	// Secrets are the configured globs of more secret paths.
 	Secrets []string
 	// CacheDirs are the count cache's directories outside the git dir
@@ -67,11 +45,11 @@ type Env struct {
 
 // ask is the verdict for what the guard cannot read: asked at the standard
 // level, denied above it.
-func (e *Env) ask() Verdict {
-	if e.Level >= Strict {
-		return Deny
+func (e *Env) ask() verdict.Verdict {
+	if e.Level >= verdict.Strict {
+		return verdict.Deny
 	}
-	return Ask
+	return verdict.Ask
 }
 
 // Resolve makes a path absolute the way the shell would see it: ~ and $HOME

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/gitsentinel/sentinel/guard/verdict"
 )
 
 func TestCheckPath(t *testing.T) {
@@ -67,11 +69,11 @@ func TestCheckPath(t *testing.T) {
 
 func TestComputedAndStrict(t *testing.T) {
 	e := testEnv(t)
-	if d := EvaluateCommand("$CMD x", e, nil); d.Verdict != Ask {
+	if d := EvaluateCommand("$CMD x", e, nil); d.Verdict != verdict.Ask {
 		t.Errorf("computed: %s", d.Verdict)
 	}
-	e.Level = Strict
-	if d := EvaluateCommand("$(cat tool.txt) -rf x", e, nil); d.Verdict != Deny {
+	e.Level = verdict.Strict
+	if d := EvaluateCommand("$(cat tool.txt) -rf x", e, nil); d.Verdict != verdict.Deny {
 		t.Errorf("computed, strict: %s", d.Verdict)
 	}
 }
@@ -83,7 +85,7 @@ func TestTooDeep(t *testing.T) {
 		cmd = "bash -c " + shellQuote(cmd)
 	}
 	d := EvaluateCommand(cmd, e, nil)
-	if d.Verdict != Deny || d.Findings[0].RuleID != "parse" {
+	if d.Verdict != verdict.Deny || d.Findings[0].RuleID != "parse" {
 		t.Errorf("nested %d deep: %s %+v", MaxDepth+2, d.Verdict, d.Findings)
 	}
 }
@@ -125,10 +127,10 @@ func TestCacheDirIsSentinels(t *testing.T) {
 	e.Apply(p)
 	configured := filepath.Join(filepath.Dir(root), "shared-cache")
 	for _, tc := range []struct{ command, want string }{
-		{"cp /tmp/forged " + filepath.Join(configured, "counts-v14.bin"), Deny.String()},
-		{"rm -rf " + configured, Deny.String()},
-		{"echo x > " + filepath.Join(fromEnv, "counts-v14.bin"), Deny.String()},
-		{"cp /tmp/forged " + filepath.Join(filepath.Dir(root), "shared-cache-not", "x"), Allow.String()},
+		{"cp /tmp/forged " + filepath.Join(configured, "counts-v14.bin"), verdict.Deny.String()},
+		{"rm -rf " + configured, verdict.Deny.String()},
+		{"echo x > " + filepath.Join(fromEnv, "counts-v14.bin"), verdict.Deny.String()},
+		{"cp /tmp/forged " + filepath.Join(filepath.Dir(root), "shared-cache-not", "x"), verdict.Allow.String()},
 	} {
 		if got := EvaluateCommand(tc.command, e, p).Verdict.String(); got != tc.want {
 			t.Errorf("%s: %s, want %s", tc.command, got, tc.want)

@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/gitsentinel/sentinel/guard/verdict"
+
 	"github.com/gitsentinel/sentinel/config"
 	"github.com/gobwas/glob"
 )
@@ -19,7 +21,7 @@ import (
 type Policy struct {
 	rules []policyRule
 	// Level is the higher of the user's and the project's.
-	Level Level
+	Level verdict.Level
 	// Secrets are the configured globs of more secret paths, the user's
 	// and the project's.
 	Secrets []string
@@ -38,7 +40,7 @@ type Policy struct {
 type policyRule struct {
 	tool    string
 	pattern *glob.Pattern
-	verdict Verdict
+	verdict verdict.Verdict
 	source  string
 }
 
@@ -116,9 +118,9 @@ func LoadPolicy(userPath, projectRoot string) (*Policy, error) {
 // raise takes the higher level, and adds the secrets: each configuration
 // can only tighten the guard.
 func (p *Policy) raise(g config.Guard) {
-	l := ParseLevel(g.Level)
-	if g.Strict && l < Strict {
-		l = Strict
+	l := verdict.ParseLevel(g.Level)
+	if g.Strict && l < verdict.Strict {
+		l = verdict.Strict
 	}
 	if l > p.Level {
 		p.Level = l
@@ -179,8 +181,8 @@ func readConfig(path, root string) (*config.Config, error) {
 
 func (p *Policy) addRules(rules []config.GuardRule, source string, mayAllow bool) error {
 	for i, r := range rules {
-		v := map[string]Verdict{"allow": Allow, "ask": Ask, "deny": Deny}[r.Verdict]
-		if v == Allow && !mayAllow {
+		v := map[string]verdict.Verdict{"allow": verdict.Allow, "ask": verdict.Ask, "deny": verdict.Deny}[r.Verdict]
+		if v == verdict.Allow && !mayAllow {
 			continue // a repository cannot relax the guard
 		}
 		g, err := glob.Compile(r.Pattern)
@@ -193,9 +195,9 @@ func (p *Policy) addRules(rules []config.GuardRule, source string, mayAllow bool
 }
 
 // match returns the verdict of the first rule that matches, if any.
-func (p *Policy) match(tool, subject string) (Verdict, string, bool) {
+func (p *Policy) match(tool, subject string) (verdict.Verdict, string, bool) {
 	if p == nil {
-		return Allow, "", false
+		return verdict.Allow, "", false
 	}
 	for _, r := range p.rules {
 		if r.tool != "*" && r.tool != tool {
@@ -205,5 +207,5 @@ func (p *Policy) match(tool, subject string) (Verdict, string, bool) {
 			return r.verdict, r.source, true
 		}
 	}
-	return Allow, "", false
+	return verdict.Allow, "", false
 }

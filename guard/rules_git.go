@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gitsentinel/sentinel/guard/verdict"
+
 	"github.com/gitsentinel/sentinel/gitrepo"
 )
 
@@ -15,7 +17,7 @@ import (
 func gitRules() []*Rule {
 	return []*Rule{
 		{
-			ID: "git.force-push", Severity: High, Reason: "a force push, which discards the remote's commits",
+			ID: "git.force-push", Severity: verdict.High, Reason: "a force push, which discards the remote's commits",
 			Suggest: "git push --force-with-lease",
 			Match: func(c *Command, e *Env) bool {
 				g := c.git()
@@ -38,7 +40,7 @@ func gitRules() []*Rule {
 				"git push --force-with-lease=main:abc123 origin main", "git push --force-if-includes --force-with-lease"},
 		},
 		{
-			ID: "git.push-delete", Severity: High, Reason: "deleting a branch or tag on the remote",
+			ID: "git.push-delete", Severity: verdict.High, Reason: "deleting a branch or tag on the remote",
 			Suggest: "ask a person to delete it",
 			Match: func(c *Command, e *Env) bool {
 				g := c.git()
@@ -59,7 +61,7 @@ func gitRules() []*Rule {
 			Allow: []string{"git push origin main", "git push origin HEAD:main", "git push origin :", "git push -u origin feature", "git push --dry-run origin :main --no-delete"},
 		},
 		{
-			ID: "git.reset-hard", Severity: High, Reason: "git reset --hard, which discards uncommitted work",
+			ID: "git.reset-hard", Severity: verdict.High, Reason: "git reset --hard, which discards uncommitted work",
 			Suggest: "git stash, or git reset --keep",
 			Match: func(c *Command, e *Env) bool {
 				g := c.git()
@@ -69,7 +71,7 @@ func gitRules() []*Rule {
 			Allow: []string{"git reset", "git reset --soft HEAD~1", "git reset --keep HEAD~1", "git reset -- --hard", "git reset HEAD file.go"},
 		},
 		{
-			ID: "git.clean", Severity: High, Reason: "git clean -f, which deletes untracked files", Suggest: "git clean -n to see what it would delete",
+			ID: "git.clean", Severity: verdict.High, Reason: "git clean -f, which deletes untracked files", Suggest: "git clean -n to see what it would delete",
 			Match: func(c *Command, e *Env) bool {
 				g := c.git()
 				if g.sub != "clean" || g.args.on("dry-run") || g.args.on("interactive") {
@@ -81,7 +83,7 @@ func gitRules() []*Rule {
 			Allow: []string{"git clean -n", "git clean -nd", "git clean --dry-run -fdx", "git clean -i", "git clean -d"},
 		},
 		{
-			ID: "git.discard", Severity: High, Reason: "discarding uncommitted changes to files", Suggest: "git stash, or git restore --staged to unstage",
+			ID: "git.discard", Severity: verdict.High, Reason: "discarding uncommitted changes to files", Suggest: "git stash, or git restore --staged to unstage",
 			Match: func(c *Command, e *Env) bool { return gitDiscards(c.git(), e) },
 			Deny: []string{"git checkout -- main.go", "git checkout HEAD~2 -- src/", "git checkout .", "git restore main.go", "git restore --worktree --staged x",
 				"git checkout -f main", "git switch --discard-changes main", "git switch -f main", "git worktree remove --force ../wt",
@@ -95,7 +97,7 @@ func gitRules() []*Rule {
 				"git rm -n -r src", "git checkout --orphan gh-pages", "git checkout -"},
 		},
 		{
-			ID: "git.branch-delete", Severity: High, Reason: "force-deleting or force-moving a branch, tag or ref, which orphans its commits",
+			ID: "git.branch-delete", Severity: verdict.High, Reason: "force-deleting or force-moving a branch, tag or ref, which orphans its commits",
 			Suggest: "git branch -d, which refuses unmerged branches, or a new branch",
 			Match: func(c *Command, e *Env) bool {
 				g := c.git()
@@ -115,7 +117,7 @@ func gitRules() []*Rule {
 			Allow: []string{"git branch -d merged", "git branch", "git branch new", "git update-ref refs/heads/x HEAD", "git tag v1.0", "git tag -l", "git branch --list -v"},
 		},
 		{
-			ID: "git.stash-drop", Severity: High, Reason: "dropping stashed work", Suggest: "keep the stash, or apply it first",
+			ID: "git.stash-drop", Severity: verdict.High, Reason: "dropping stashed work", Suggest: "keep the stash, or apply it first",
 			Match: func(c *Command, e *Env) bool {
 				g := c.git()
 				ops := g.args.operands
@@ -125,7 +127,7 @@ func gitRules() []*Rule {
 			Allow: []string{"git stash", "git stash pop", "git stash list", "git stash push -m wip", "git stash show -p"},
 		},
 		{
-			ID: "git.rewrite-history", Severity: High, Reason: "rewriting history or expiring the reflog and unreachable objects, which loses the way back",
+			ID: "git.rewrite-history", Severity: verdict.High, Reason: "rewriting history or expiring the reflog and unreachable objects, which loses the way back",
 			Suggest: "ask a person to do it",
 			Match: func(c *Command, e *Env) bool {
 				g := c.git()
@@ -148,7 +150,7 @@ func gitRules() []*Rule {
 			Allow: []string{"git reflog", "git log --oneline", "git gc", "git gc --auto", "git prune -n", "git reflog show"},
 		},
 		{
-			ID: "git.abort", Severity: High, Reason: "aborting a merge or rebase with uncommitted changes, which git throws away",
+			ID: "git.abort", Severity: verdict.High, Reason: "aborting a merge or rebase with uncommitted changes, which git throws away",
 			Suggest: "commit or stash the changes first",
 			Match: func(c *Command, e *Env) bool {
 				g := c.git()
@@ -162,7 +164,7 @@ func gitRules() []*Rule {
 			Allow: []string{"git merge feature", "git rebase --continue", "git merge --quit"},
 		},
 		{
-			ID: "git.no-verify", Severity: High, Reason: "skipping the git hooks", Suggest: "commit and push with the hooks; fix what they report",
+			ID: "git.no-verify", Severity: verdict.High, Reason: "skipping the git hooks", Suggest: "commit and push with the hooks; fix what they report",
 			Match: func(c *Command, e *Env) bool {
 				g := c.git()
 				switch g.sub {
@@ -187,7 +189,7 @@ func gitRules() []*Rule {
 				"git push -n", "git push --dry-run", "git merge --verify-signatures x", "git commit -- -n", "git log -n 3"},
 		},
 		{
-			ID: "git.sign", Severity: High, Reason: "signing with the person's key, which is how sentinel ci tells a person's acceptance from an agent's",
+			ID: "git.sign", Severity: verdict.High, Reason: "signing with the person's key, which is how sentinel ci tells a person's acceptance from an agent's",
 			Suggest: "commit unsigned; the person signs what they accept",
 			Match: func(c *Command, e *Env) bool {
 				switch c.Name() {
@@ -235,7 +237,7 @@ func gitRules() []*Rule {
 				"gpg --verify x.sig", "gpg --list-keys"},
 		},
 		{
-			ID: "git.hooks-path", Severity: High, Reason: "configuring git so that sentinel's hooks do not run (core.hooksPath, an include, a hook-disabling setting)",
+			ID: "git.hooks-path", Severity: verdict.High, Reason: "configuring git so that sentinel's hooks do not run (core.hooksPath, an include, a hook-disabling setting)",
 			Suggest: "leave git's hook configuration alone",
 			Match: func(c *Command, e *Env) bool {
 				g := c.git()
@@ -261,7 +263,7 @@ func gitRules() []*Rule {
 				"git config user.email me@example.com"},
 		},
 		{
-			ID: "git.runs-program", Severity: High, Asks: true, Reason: "a git setting or variable that makes git run a program (ssh command, pager, editor, filter, alias)",
+			ID: "git.runs-program", Severity: verdict.High, Asks: true, Reason: "a git setting or variable that makes git run a program (ssh command, pager, editor, filter, alias)",
 			Suggest: "run the program yourself, where the guard can read it",
 			Match: func(c *Command, e *Env) bool {
 				g := c.git()

@@ -1,6 +1,10 @@
 package guard
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/gitsentinel/sentinel/guard/verdict"
+)
 
 // infraVerb is one destructive call of an infrastructure, database or
 // release tool: the tool's names, the words its operands start with (a
@@ -139,7 +143,7 @@ func httpDelete(c *Command) bool {
 }
 
 func verbsRule(id, reason, suggest string, asks bool, verbs []infraVerb, deny, allow []string) *Rule {
-	return &Rule{ID: id, Severity: High, Asks: asks, Reason: reason, Suggest: suggest, Deny: deny, Allow: allow,
+	return &Rule{ID: id, Severity: verdict.High, Asks: asks, Reason: reason, Suggest: suggest, Deny: deny, Allow: allow,
 		Match: func(c *Command, e *Env) bool {
 			for i := range verbs {
 				if verbs[i].match(c) {
@@ -154,7 +158,7 @@ func verbsRule(id, reason, suggest string, asks bool, verbs []infraVerb, deny, a
 // HTTP DELETEs: the pattern, not a list of every subcommand.
 func platformRule() *Rule {
 	return &Rule{
-		ID: "platform.delete", Severity: High, Reason: "deleting or disabling something on a hosting platform or service (a repository, a secret, a deployment, an index)",
+		ID: "platform.delete", Severity: verdict.High, Reason: "deleting or disabling something on a hosting platform or service (a repository, a secret, a deployment, an index)",
 		Suggest: "ask a person to do it",
 		Match: func(c *Command, e *Env) bool {
 			if httpDelete(c) {

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/gitsentinel/sentinel/guard/verdict"
+
 	"github.com/gitsentinel/sentinel/trailers"
 )
 
@@ -12,7 +14,7 @@ import (
 func shellRules() []*Rule {
 	return []*Rule{
 		{
-			ID: "input.dynamic-code", Severity: High, Asks: true, Reason: "running code that arrives on stdin or from a computed string the guard cannot read",
+			ID: "input.dynamic-code", Severity: verdict.High, Asks: true, Reason: "running code that arrives on stdin or from a computed string the guard cannot read",
 			Suggest: "write the commands out, or save the script and show it first",
 			Match: func(c *Command, e *Env) bool {
 				name := c.Name()
@@ -44,7 +46,7 @@ func shellRules() []*Rule {
 			Allow: []string{"bash script.sh", "sh -c 'ls'", "echo ls | sh", "eval \"$(direnv hook bash)\"", "eval \"$(ssh-agent -s)\"", "cat x | grep y", "source venv/bin/activate", "eval echo hi"},
 		},
 		{
-			ID: "input.unknown-args", Severity: High, Asks: true, Reason: "a destructive command completed with input the guard cannot read (xargs, parallel)",
+			ID: "input.unknown-args", Severity: verdict.High, Asks: true, Reason: "a destructive command completed with input the guard cannot read (xargs, parallel)",
 			Suggest: "list the files first, then run the command on them by name",
 			Match: func(c *Command, e *Env) bool {
 				if !c.ArgsUnknown || isShell(c.Name()) && c.opts().on("c") && len(c.opts().operands) > 0 && !strings.Contains(c.opts().operands[0], "$(…)") {
@@ -60,7 +62,7 @@ func shellRules() []*Rule {
 			Allow: []string{"find . -name '*.go' | xargs grep TODO", "find . -name '*.o' | xargs rm -f", "git ls-files -z | xargs -0 rm -f", "git ls-files | xargs wc -l", "echo a b | xargs echo", "ls | xargs -n1 basename"},
 		},
 		{
-			ID: "shell.startup-file", Severity: High, Asks: true, Reason: "a shell told to run a startup file first (BASH_ENV, ENV, --rcfile, --init-file)",
+			ID: "shell.startup-file", Severity: verdict.High, Asks: true, Reason: "a shell told to run a startup file first (BASH_ENV, ENV, --rcfile, --init-file)",
 			Suggest: "source the file in the command itself, where the guard can read it",
 			Match: func(c *Command, e *Env) bool {
 				for k, v := range assignments(c) {
@@ -80,7 +82,7 @@ func shellRules() []*Rule {
 			Allow: []string{"bash -c ls", "bash --norc -c ls", "export EDITOR=vim"},
 		},
 		{
-			ID: "agent.marker", Severity: High, Reason: "removing or changing the variable that tells sentinel an agent is at work, so that a commit passes as a person's",
+			ID: "agent.marker", Severity: verdict.High, Reason: "removing or changing the variable that tells sentinel an agent is at work, so that a commit passes as a person's",
 			Suggest: "commit as the agent: sentinel adds Assisted-by for you",
 			Match: func(c *Command, e *Env) bool {
 				markers := agentMarkers()
@@ -131,15 +133,15 @@ func shellRules() []*Rule {
 			Allow: []string{"unset GOFLAGS", "env -u GOFLAGS go test ./...", "echo $CLAUDECODE", "export PATH=$PATH:/x", "env -i PATH=/usr/bin ls"},
 		},
 		{
-			ID: "interp.one-liner", Severity: High, Asks: true, Reason: "an interpreter one-liner (paranoid level)",
+			ID: "interp.one-liner", Severity: verdict.High, Asks: true, Reason: "an interpreter one-liner (paranoid level)",
 			Suggest: "save the program to a file and show it first",
-			Level:   Paranoid,
+			Level:   verdict.Paranoid,
 			Match:   func(c *Command, e *Env) bool { return c.Inline != "" },
 			Deny:    []string{"python3 -c 'print(1)'", "node -e 'console.log(1)'", "perl -ne print x.txt"},
 			Allow:   []string{"python3 x.py", "node server.js"},
 		},
 		{
-			ID: "rm.unknown-target", Severity: High, Asks: true, Reason: "a recursive deletion whose target the guard cannot compute (an unset variable, a loop variable, a command's output)",
+			ID: "rm.unknown-target", Severity: verdict.High, Asks: true, Reason: "a recursive deletion whose target the guard cannot compute (an unset variable, a loop variable, a command's output)",
 			Suggest: "write the path out",
 			Match: func(c *Command, e *Env) bool {
 				for _, t := range append(rmTargets(c, e), moveTargets(c)...) {
@@ -153,7 +155,7 @@ func shellRules() []*Rule {
 			Allow: []string{"rm -rf \"$HOME/.cache/x\"", "rm -rf \"/tmp/$NAME\"", "rm -rf build", "d=build; rm -rf \"$d\"", "rm \"$FILE\""},
 		},
 		{
-			ID: "sentinel.copy", Severity: High, Reason: "copying the sentinel binary: a copy under another name escapes the rules that name it",
+			ID: "sentinel.copy", Severity: verdict.High, Reason: "copying the sentinel binary: a copy under another name escapes the rules that name it",
 			Suggest: "run sentinel itself",
 			Match: func(c *Command, e *Env) bool {
 				switch c.Name() {
@@ -188,13 +190,13 @@ func shellRules() []*Rule {
 			Allow: []string{"cp README.md /tmp/x", "cp bin/other /tmp/y"},
 		},
 		{
-			ID: "file.shred", Severity: High, Reason: "shredding a file, which makes it unrecoverable", Suggest: "rm it, so that it can be restored from git or a backup",
+			ID: "file.shred", Severity: verdict.High, Reason: "shredding a file, which makes it unrecoverable", Suggest: "rm it, so that it can be restored from git or a backup",
 			Match: func(c *Command, e *Env) bool { return c.Name() == "shred" || c.Name() == "srm" },
 			Deny:  []string{"shred secret.txt", "shred -u notes.md", "shred --remove=wipe x", "srm -r dir"},
 			Allow: []string{"rm secret.txt", "echo shred"},
 		},
 		{
-			ID: "find.delete-all", Severity: High, Reason: "find -delete with nothing that selects what it deletes: everything below its start paths",
+			ID: "find.delete-all", Severity: verdict.High, Reason: "find -delete with nothing that selects what it deletes: everything below its start paths",
 			Suggest: "add the tests that select the files (-name, -type, -mtime), or rm the directory you mean",
 			Match: func(c *Command, e *Env) bool {
 				if c.Name() != "find" || !c.findPrimary("-delete") || findFilters(c) {

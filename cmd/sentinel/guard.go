@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/gitsentinel/sentinel/guard/verdict"
+
 	"github.com/gitsentinel/sentinel/gitrepo"
 	"github.com/gitsentinel/sentinel/guard"
 	"github.com/gitsentinel/sentinel/internal/filelock"
@@ -64,7 +66,7 @@ func guardExplainCommand(e *env) *cli.Command {
 			}
 			fmt.Fprintf(&b, "verdict: %s\n", d.Verdict)
 			_, err := io.WriteString(e.stdout, b.String())
-			if err == nil && d.Verdict == guard.Deny {
+			if err == nil && d.Verdict == verdict.Deny {
 				return &policyError{"denied"}
 			}
 			return err

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gitsentinel/sentinel/guard/verdict"
+
 	"github.com/gitsentinel/sentinel/guard"
 	"github.com/gitsentinel/sentinel/internal/quote"
 )
@@ -38,9 +40,9 @@ func runGuard(ctx context.Context, e *env, o guardOptions) error {
 		}
 		fmt.Fprintf(e.stderr, "sentinel: %s\n", quote.Text(err.Error()))
 	}
-	if d.Verdict != guard.Deny && policy != nil && policy.Checker != nil && d.Call != nil && d.Call.Kind != "" {
+	if d.Verdict != verdict.Deny && policy != nil && policy.Checker != nil && d.Call != nil && d.Call.Kind != "" {
 		checked, why := policy.Checker.Review(ctx, checkerInput(dialect, d))
-		if checked.Verdict == guard.Deny {
+		if checked.Verdict == verdict.Deny {
 			checked.Call = d.Call // the refusal is of this call, for the audit trail
 			d = checked
 			// The checker's words are for the person; Codex reads stderr
