@@ -5,6 +5,8 @@ import (
 	"path"
 	"strings"
 
+	"github.com/gitsentinel/sentinel/guard/internal/argspec"
+
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -36,11 +38,11 @@ func (d *decomposer) listedPaths(st *syntax.Stmt) []string {
 		}
 		return f.found()
 	case "git":
-		g := parseGit(argv[1:])
+		g := argspec.ParseGit(argv[1:])
 		switch {
-		case g.sub == "ls-files" && len(g.args.operands) == 0:
+		case g.Sub == "ls-files" && len(g.Args.Operands) == 0:
 			return []string{"", "."} // every tracked file: the work tree
-		case g.sub == "ls-files" || g.sub == "diff" && g.args.on("--name-only"):
+		case g.Sub == "ls-files" || g.Sub == "diff" && g.Args.On("--name-only"):
 			return []string{"."}
 		}
 	case "ls":
@@ -78,13 +80,13 @@ func (d *decomposer) gitCarriers(c *Command, depth int) error {
 	sub := func(src, how string) error {
 		return d.parse(src, depth+1, append(append([]string(nil), c.Via...), how))
 	}
-	if len(g.global.operands) > 0 {
-		if alias, ok := g.config["alias."+strings.ToLower(g.global.operands[0])]; ok && strings.HasPrefix(alias, "!") {
-			return sub(alias[1:]+" "+strings.Join(g.global.operands[1:], " "), "git alias")
+	if len(g.Global.Operands) > 0 {
+		if alias, ok := g.Config["alias."+strings.ToLower(g.Global.Operands[0])]; ok && strings.HasPrefix(alias, "!") {
+			return sub(alias[1:]+" "+strings.Join(g.Global.Operands[1:], " "), "git alias")
 		}
 	}
 	// Programs git runs from its settings and variables: read them too.
-	for k, v := range g.config {
+	for k, v := range g.Config {
 		if gitConfigRuns(k) && !strings.HasPrefix(k, "alias.") && v != "" && v != "$env" {
 			if err := sub(strings.TrimPrefix(v, "!"), "git -c "+k); err != nil {
 				return err
@@ -98,20 +100,20 @@ func (d *decomposer) gitCarriers(c *Command, depth int) error {
 			}
 		}
 	}
-	switch g.sub {
+	switch g.Sub {
 	case "rebase":
-		for _, x := range g.args.values("exec") {
+		for _, x := range g.Args.Values("exec") {
 			if err := sub(x, "git rebase --exec"); err != nil {
 				return err
 			}
 		}
 	case "bisect":
-		if ops := g.args.operands; len(ops) > 1 && ops[0] == "run" {
+		if ops := g.Args.Operands; len(ops) > 1 && ops[0] == "run" {
 			return d.add(&Command{Argv: append([]string(nil), ops[1:]...), Env: map[string]string{}, Via: append(c.Via, "git bisect run"), Text: c.Text}, depth+1)
 		}
 	case "submodule":
 		// foreach's command is everything after it, options included.
-		raw := g.global.operands
+		raw := g.Global.Operands
 		for i, op := range raw {
 			if op == "foreach" {
 				rest := raw[i+1:]
@@ -124,7 +126,7 @@ func (d *decomposer) gitCarriers(c *Command, depth int) error {
 			}
 		}
 	case "difftool", "mergetool":
-		if x, ok := g.args.value("extcmd"); ok {
+		if x, ok := g.Args.Value("extcmd"); ok {
 			return sub(x, "git difftool --extcmd")
 		}
 	}
@@ -136,8 +138,8 @@ func (d *decomposer) gitCarriers(c *Command, depth int) error {
 // -I string, one command per line. With input the guard cannot read, the
 // command is marked so that the rules treat its arguments as unknown.
 func (d *decomposer) xargs(c *Command, depth int) error {
-	p := specFor("xargs").parse(c.Args())
-	argv := p.operands
+	p := argspec.For("xargs").Parse(c.Args())
+	argv := p.Operands
 	if len(argv) == 0 {
 		argv = []string{"echo"}
 	}
@@ -145,9 +147,9 @@ func (d *decomposer) xargs(c *Command, depth int) error {
 	mk := func(a []string) *Command {
 		return &Command{Argv: a, Env: c.Env, Via: via, Text: c.Text, Writes: c.Writes, Reads: c.Reads}
 	}
-	replace, hasReplace := p.value("I")
+	replace, hasReplace := p.Value("I")
 	if !hasReplace {
-		if r, ok := p.value("replace"); ok {
+		if r, ok := p.Value("replace"); ok {
 			replace, hasReplace = r, true
 			if replace == "" {
 				replace = "{}"
@@ -201,10 +203,10 @@ func (d *decomposer) xargs(c *Command, depth int) error {
 	}
 	var words []string
 	switch {
-	case p.on("null"):
+	case p.On("null"):
 		words = strings.Split(strings.TrimRight(c.Stdin, "\x00"), "\x00")
 	default:
-		if delim, ok := p.value("delimiter"); ok && delim != "" {
+		if delim, ok := p.Value("delimiter"); ok && delim != "" {
 			words = strings.Split(strings.TrimRight(c.Stdin, "\n"), unescapeANSIC(delim))
 		} else {
 			words = xargsWords(c.Stdin)
@@ -488,12 +490,12 @@ func (d *decomposer) remote(c *Command, depth int) error {
 	var argv []string
 	switch c.Name() {
 	case "ssh":
-		p := specFor("ssh").parse(args)
-		if len(p.operands) < 2 {
+		p := argspec.For("ssh").Parse(args)
+		if len(p.Operands) < 2 {
 			return nil
 		}
-		remote := strings.Join(p.operands[1:], " ")
-		if isShell(path.Base(p.operands[1])) && len(p.operands) == 2 && c.Stdin != "" && !c.StdinDynamic {
+		remote := strings.Join(p.Operands[1:], " ")
+		if isShell(path.Base(p.Operands[1])) && len(p.Operands) == 2 && c.Stdin != "" && !c.StdinDynamic {
 			remote = c.Stdin
 		}
 		return d.parse(remote, depth+1, via)
@@ -501,15 +503,15 @@ func (d *decomposer) remote(c *Command, depth int) error {
 		if len(args) == 0 || args[0] != "exec" && args[0] != "run" {
 			return nil
 		}
-		p := specFor("docker-" + args[0]).parse(args[1:])
-		if len(p.operands) < 2 {
+		p := argspec.For("docker-" + args[0]).Parse(args[1:])
+		if len(p.Operands) < 2 {
 			return nil
 		}
-		argv = p.operands[1:]
+		argv = p.Operands[1:]
 		if args[0] == "run" {
 			// A host directory mounted into the container is the same
 			// directory: the command's paths are read as the host's.
-			argv = mountedPaths(argv, p.values("volume"))
+			argv = mountedPaths(argv, p.Values("volume"))
 		}
 	case "kubectl", "oc":
 		for i, a := range args {

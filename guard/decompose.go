@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gitsentinel/sentinel/guard/internal/argspec"
+
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -74,8 +76,8 @@ type Command struct {
 	// base name (./bin/s, /tmp/copy).
 	Argv0 string
 
-	gitc       *gitCall
-	parsed     *parsed
+	gitc       *argspec.Git
+	parsed     *argspec.Parsed
 	pipedPaths []string
 }
 
@@ -620,7 +622,7 @@ func (d *decomposer) add(c *Command, depth int) error {
 		return d.parse(src, depth+1, append(append([]string(nil), c.Via...), how))
 	}
 	if name == "tee" && c.Stdin != "" && !c.StdinDynamic {
-		for _, op := range c.opts().operands {
+		for _, op := range c.opts().Operands {
 			d.written[path.Clean(op)] += c.Stdin
 		}
 	}
@@ -637,9 +639,9 @@ func (d *decomposer) add(c *Command, depth int) error {
 		return d.remote(c, depth)
 	case isShell(name) || name == "source" || name == ".":
 		// A script written or downloaded earlier in this command line.
-		ops := c.opts().operands
+		ops := c.opts().Operands
 		script := ""
-		if len(ops) > 0 && !c.opts().on("c") {
+		if len(ops) > 0 && !c.opts().On("c") {
 			script = ops[0]
 		} else if len(c.Reads) > 0 && len(ops) == 0 {
 			script = c.Reads[0]
@@ -660,16 +662,16 @@ func (d *decomposer) add(c *Command, depth int) error {
 		}
 		p := c.opts()
 		switch {
-		case p.on("n"):
+		case p.On("n"):
 			return nil // -n reads and runs nothing
-		case p.on("c") && len(p.operands) > 0:
+		case p.On("c") && len(p.Operands) > 0:
 			// sh -c SCRIPT NAME ARGS: $0 is NAME, $1… the ARGS.
-			if len(p.operands) > 1 {
-				d.scope.positional(p.operands[2:])
-				d.scope.set("0", p.operands[1], !strings.Contains(p.operands[1], "$"))
+			if len(p.Operands) > 1 {
+				d.scope.positional(p.Operands[2:])
+				d.scope.set("0", p.Operands[1], !strings.Contains(p.Operands[1], "$"))
 			}
-			return sub(p.operands[0], name+" -c")
-		case len(p.operands) == 0 || p.on("s") || p.operands[0] == "-" || p.operands[0] == "/dev/stdin":
+			return sub(p.Operands[0], name+" -c")
+		case len(p.Operands) == 0 || p.On("s") || p.Operands[0] == "-" || p.Operands[0] == "/dev/stdin":
 			if c.Stdin != "" && !c.StdinDynamic {
 				return sub(c.Stdin, name+" <stdin")
 			}
@@ -682,11 +684,11 @@ func (d *decomposer) add(c *Command, depth int) error {
 		return d.findExec(c, depth)
 	case name == "watch":
 		p := c.opts()
-		if len(p.operands) > 0 {
-			if p.on("exec") {
-				return d.add(&Command{Argv: p.operands, Env: map[string]string{}, Via: append(c.Via, "watch"), Text: c.Text}, depth+1)
+		if len(p.Operands) > 0 {
+			if p.On("exec") {
+				return d.add(&Command{Argv: p.Operands, Env: map[string]string{}, Via: append(c.Via, "watch"), Text: c.Text}, depth+1)
 			}
-			return sub(strings.Join(p.operands, " "), "watch")
+			return sub(strings.Join(p.Operands, " "), "watch")
 		}
 	case name == "trap":
 		ops := c.operands()

@@ -150,7 +150,7 @@ func evaluateOne(c *Command, e *Env, p *Policy, d *Decision) {
 	}
 	// git rm --cached untracks a file and leaves it be: right for a
 	// secret, a loss for sentinel's own files.
-	untrack := c.sub() == "rm" && c.git().args.on("cached")
+	untrack := c.sub() == "rm" && c.git().Args.On("cached")
 	for _, w := range commandWrites(c) {
 		if pf := e.CheckPath(w); pf != nil && !(untrack && strings.HasPrefix(pf.ID, "path.credentials")) {
 			d.add(verdict.Finding{RuleID: pf.ID, Severity: verdict.High, Verdict: verdict.Deny, Command: c.Text,

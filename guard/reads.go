@@ -29,8 +29,8 @@ func commandReads(c *Command) []string {
 	switch {
 	case name == "git":
 		g := c.git()
-		if gitShowsContents[g.sub] && (g.sub != "log" || g.args.on("--patch") || g.args.on("-p") || g.args.on("--p")) {
-			for _, op := range g.args.operands {
+		if gitShowsContents[g.Sub] && (g.Sub != "log" || g.Args.On("--patch") || g.Args.On("-p") || g.Args.On("--p")) {
+			for _, op := range g.Args.Operands {
 				if _, p, ok := strings.Cut(op, ":"); ok && p != "" {
 					op = p // HEAD:.env
 				}
@@ -56,11 +56,11 @@ func commandReads(c *Command) []string {
 		return out
 	}
 	p := c.opts()
-	out = append(out, p.operands...)
-	for _, o := range p.opts {
+	out = append(out, p.Operands...)
+	for _, o := range p.Opts {
 		switch {
-		case o.value != "":
-			out = append(out, strings.TrimPrefix(o.value, "@"))
+		case o.Value != "":
+			out = append(out, strings.TrimPrefix(o.Value, "@"))
 		}
 	}
 	for _, a := range c.Args() {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/gitsentinel/sentinel/guard/internal/argspec"
+
 	"github.com/gitsentinel/sentinel/guard/verdict"
 )
 
@@ -33,12 +35,12 @@ type Rule struct {
 }
 
 // git reads a git command against git's tables, once.
-func (c *Command) git() *gitCall {
+func (c *Command) git() *argspec.Git {
 	if c.Name() != "git" {
-		return &gitCall{global: &parsed{afterDash: -1}, args: &parsed{afterDash: -1}, config: map[string]string{}}
+		return &argspec.Git{Global: &argspec.Parsed{AfterDash: -1}, Args: &argspec.Parsed{AfterDash: -1}, Config: map[string]string{}}
 	}
 	if c.gitc == nil {
-		c.gitc = parseGitEnv(c.Args(), c.Env)
+		c.gitc = argspec.ParseGitEnv(c.Args(), c.Env)
 	}
 	return c.gitc
 }
@@ -48,19 +50,19 @@ func (c *Command) sub() string {
 	if c.Name() != "git" {
 		return ""
 	}
-	return c.git().sub
+	return c.git().Sub
 }
 
 // opts reads the command's arguments against its table, once. A command
 // without a table is read the plain way: words with a dash are options,
 // "--" ends them.
-func (c *Command) opts() *parsed {
+func (c *Command) opts() *argspec.Parsed {
 	if c.parsed == nil {
-		spec := specFor(c.Name())
+		spec := argspec.For(c.Name())
 		if spec == nil {
-			spec = &cmdSpec{short: map[byte]*optSpec{}, long: map[string]*optSpec{}}
+			spec = &argspec.Spec{Short: map[byte]*argspec.Opt{}, Long: map[string]*argspec.Opt{}}
 		}
-		c.parsed = spec.parse(c.Args())
+		c.parsed = spec.Parse(c.Args())
 	}
 	return c.parsed
 }
@@ -71,24 +73,24 @@ func (c *Command) opts() *parsed {
 func (c *Command) has(flags ...string) bool {
 	p := c.opts()
 	if c.Name() == "git" {
-		p = c.git().args
+		p = c.git().Args
 	}
-	spec := specFor(c.Name())
+	spec := argspec.For(c.Name())
 	if c.Name() == "git" {
-		spec = gitSubs().get(c.sub())
+		spec = argspec.GitSubs().Get(c.sub())
 	}
 	for _, f := range flags {
 		id := strings.TrimLeft(f, "-")
 		if spec != nil {
 			if strings.HasPrefix(f, "--") {
-				if o := spec.long[id]; o != nil {
-					id = o.id
+				if o := spec.Long[id]; o != nil {
+					id = o.ID
 				}
-			} else if o := spec.short[id[0]]; o != nil && len(id) == 1 {
-				id = o.id
+			} else if o := spec.Short[id[0]]; o != nil && len(id) == 1 {
+				id = o.ID
 			}
 		}
-		if p.on(id) || p.on(f) {
+		if p.On(id) || p.On(f) {
 			return true
 		}
 	}
@@ -102,9 +104,9 @@ func (c *Command) hasShort(f byte) bool {
 // operands are the arguments that are not options or their values.
 func (c *Command) operands() []string {
 	if c.Name() == "git" {
-		return append([]string{c.sub()}, c.git().args.operands...)
+		return append([]string{c.sub()}, c.git().Args.Operands...)
 	}
-	return c.opts().operands
+	return c.opts().Operands
 }
 
 func (c *Command) recursive() bool {
@@ -163,7 +165,7 @@ func moveTargets(c *Command) []string {
 	if len(ops) < 2 {
 		return nil
 	}
-	if t, ok := c.opts().value("target-directory"); ok && t != "" {
+	if t, ok := c.opts().Value("target-directory"); ok && t != "" {
 		return ops
 	}
 	out := make([]string, 0, len(ops)-1)
@@ -412,14 +414,14 @@ func baseRules() []*Rule {
 					if bypassVar(k, v, m) {
 						return true
 					}
-					if gitRelocators[k] && (c.Name() != "git" || hookRunning[c.sub()] || c.git().computed) {
+					if gitRelocators[k] && (c.Name() != "git" || hookRunning[c.sub()] || c.git().Computed) {
 						return true
 					}
 				}
 				if c.Name() == "git" && hookRunning[c.sub()] {
 					g := c.git()
-					for _, o := range g.global.opts {
-						if o.id == "git-dir" || o.id == "work-tree" {
+					for _, o := range g.Global.Opts {
+						if o.ID == "git-dir" || o.ID == "work-tree" {
 							return true
 						}
 					}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gitsentinel/sentinel/guard/internal/argspec"
+
 	"github.com/gitsentinel/sentinel/guard/verdict"
 
 	"github.com/gitsentinel/sentinel/gitrepo"
@@ -21,13 +23,13 @@ func gitRules() []*Rule {
 			Suggest: "git push --force-with-lease",
 			Match: func(c *Command, e *Env) bool {
 				g := c.git()
-				if g.sub != "push" || g.args.on("dry-run") {
+				if g.Sub != "push" || g.Args.On("dry-run") {
 					return false
 				}
-				if g.args.on("force") || g.args.on("mirror") {
+				if g.Args.On("force") || g.Args.On("mirror") {
 					return true
 				}
-				for _, op := range tail(g.args.operands, 1) {
+				for _, op := range tail(g.Args.Operands, 1) {
 					if strings.HasPrefix(op, "+") {
 						return true
 					}
@@ -44,13 +46,13 @@ func gitRules() []*Rule {
 			Suggest: "ask a person to delete it",
 			Match: func(c *Command, e *Env) bool {
 				g := c.git()
-				if g.sub != "push" || g.args.on("dry-run") {
+				if g.Sub != "push" || g.Args.On("dry-run") {
 					return false
 				}
-				if g.args.on("delete") || g.args.on("prune") {
+				if g.Args.On("delete") || g.Args.On("prune") {
 					return true
 				}
-				for _, op := range tail(g.args.operands, 1) {
+				for _, op := range tail(g.Args.Operands, 1) {
 					if strings.HasPrefix(op, ":") && len(op) > 1 || strings.HasPrefix(op, "+:") {
 						return true
 					}
@@ -65,7 +67,7 @@ func gitRules() []*Rule {
 			Suggest: "git stash, or git reset --keep",
 			Match: func(c *Command, e *Env) bool {
 				g := c.git()
-				return g.sub == "reset" && (g.args.on("hard") || g.args.on("merge"))
+				return g.Sub == "reset" && (g.Args.On("hard") || g.Args.On("merge"))
 			},
 			Deny:  []string{"git reset --hard", "git reset --hard HEAD~1", "git --no-pager reset --merge", "git-reset --hard", "git reset --har", "git reset --ha origin/main", "git reset --me"},
 			Allow: []string{"git reset", "git reset --soft HEAD~1", "git reset --keep HEAD~1", "git reset -- --hard", "git reset HEAD file.go"},
@@ -74,10 +76,10 @@ func gitRules() []*Rule {
 			ID: "git.clean", Severity: verdict.High, Reason: "git clean -f, which deletes untracked files", Suggest: "git clean -n to see what it would delete",
 			Match: func(c *Command, e *Env) bool {
 				g := c.git()
-				if g.sub != "clean" || g.args.on("dry-run") || g.args.on("interactive") {
+				if g.Sub != "clean" || g.Args.On("dry-run") || g.Args.On("interactive") {
 					return false
 				}
-				return g.args.on("force") || strings.EqualFold(g.config["clean.requireforce"], "false")
+				return g.Args.On("force") || strings.EqualFold(g.Config["clean.requireforce"], "false")
 			},
 			Deny:  []string{"git clean -fd", "git clean -xdf", "git clean --force", "git clean --forc -d", "git clean --fo -x", "git -c clean.requireForce=false clean -d", "git clean -ffdx"},
 			Allow: []string{"git clean -n", "git clean -nd", "git clean --dry-run -fdx", "git clean -i", "git clean -d"},
@@ -101,14 +103,14 @@ func gitRules() []*Rule {
 			Suggest: "git branch -d, which refuses unmerged branches, or a new branch",
 			Match: func(c *Command, e *Env) bool {
 				g := c.git()
-				switch g.sub {
+				switch g.Sub {
 				case "branch":
-					return g.args.on("D") || g.args.on("delete") && g.args.on("force") || g.args.on("C") ||
-						g.args.on("force") && len(g.args.operands) > 0
+					return g.Args.On("D") || g.Args.On("delete") && g.Args.On("force") || g.Args.On("C") ||
+						g.Args.On("force") && len(g.Args.Operands) > 0
 				case "tag":
-					return g.args.on("delete")
+					return g.Args.On("delete")
 				case "update-ref", "symbolic-ref":
-					return g.args.on("delete")
+					return g.Args.On("delete")
 				}
 				return false
 			},
@@ -120,8 +122,8 @@ func gitRules() []*Rule {
 			ID: "git.stash-drop", Severity: verdict.High, Reason: "dropping stashed work", Suggest: "keep the stash, or apply it first",
 			Match: func(c *Command, e *Env) bool {
 				g := c.git()
-				ops := g.args.operands
-				return g.sub == "stash" && len(ops) > 0 && (ops[0] == "drop" || ops[0] == "clear")
+				ops := g.Args.Operands
+				return g.Sub == "stash" && len(ops) > 0 && (ops[0] == "drop" || ops[0] == "clear")
 			},
 			Deny:  []string{"git stash drop", "git stash clear", "git stash drop stash@{1}", "git stash -q drop", "git stash drop -q stash@{0}"},
 			Allow: []string{"git stash", "git stash pop", "git stash list", "git stash push -m wip", "git stash show -p"},
@@ -131,18 +133,18 @@ func gitRules() []*Rule {
 			Suggest: "ask a person to do it",
 			Match: func(c *Command, e *Env) bool {
 				g := c.git()
-				ops := g.args.operands
-				switch g.sub {
+				ops := g.Args.Operands
+				switch g.Sub {
 				case "filter-branch", "filter-repo":
 					return true
 				case "reflog":
 					return len(ops) > 0 && (ops[0] == "expire" || ops[0] == "delete")
 				case "gc":
-					v, ok := g.args.value("prune")
-					return ok && (v == "now" || v == "all") || strings.EqualFold(g.config["gc.pruneexpire"], "now")
+					v, ok := g.Args.Value("prune")
+					return ok && (v == "now" || v == "all") || strings.EqualFold(g.Config["gc.pruneexpire"], "now")
 				case "prune":
-					v, ok := g.args.value("expire")
-					return !g.args.on("dry-run") && (!ok || v == "now" || v == "all")
+					v, ok := g.Args.Value("expire")
+					return !g.Args.On("dry-run") && (!ok || v == "now" || v == "all")
 				}
 				return false
 			},
@@ -154,7 +156,7 @@ func gitRules() []*Rule {
 			Suggest: "commit or stash the changes first",
 			Match: func(c *Command, e *Env) bool {
 				g := c.git()
-				if (g.sub != "merge" && g.sub != "rebase" && g.sub != "cherry-pick" && g.sub != "revert" && g.sub != "am") || !g.args.on("abort") {
+				if (g.Sub != "merge" && g.Sub != "rebase" && g.Sub != "cherry-pick" && g.Sub != "revert" && g.Sub != "am") || !g.Args.On("abort") {
 					return false
 				}
 				dirty, known := e.dirty()
@@ -167,15 +169,15 @@ func gitRules() []*Rule {
 			ID: "git.no-verify", Severity: verdict.High, Reason: "skipping the git hooks", Suggest: "commit and push with the hooks; fix what they report",
 			Match: func(c *Command, e *Env) bool {
 				g := c.git()
-				switch g.sub {
+				switch g.Sub {
 				case "commit", "merge", "am", "rebase", "push", "pull", "cherry-pick", "revert":
-					return g.skipsHooks()
+					return g.SkipsHooks()
 				}
-				if g.computed || g.sub == "" {
+				if g.Computed || g.Sub == "" {
 					// What runs is unknown: any spelling of --no-verify is
 					// taken at its word.
-					for _, o := range g.args.opts {
-						if n := strings.TrimLeft(o.raw, "-"); len(n) >= 4 && strings.HasPrefix("no-verify", n) {
+					for _, o := range g.Args.Opts {
+						if n := strings.TrimLeft(o.Raw, "-"); len(n) >= 4 && strings.HasPrefix("no-verify", n) {
 							return true
 						}
 					}
@@ -195,18 +197,18 @@ func gitRules() []*Rule {
 				switch c.Name() {
 				case "git":
 					g := c.git()
-					for k, v := range g.config {
+					for k, v := range g.Config {
 						if (k == "commit.gpgsign" || k == "rebase.gpgsign") && v != "false" && v != "no" && v != "off" && v != "0" {
 							return true
 						}
 					}
-					switch g.sub {
+					switch g.Sub {
 					case "commit", "merge", "rebase", "cherry-pick", "revert", "am", "pull":
-						return g.args.on("gpg-sign")
+						return g.Args.On("gpg-sign")
 					case "config":
-						for _, o := range g.args.operands {
+						for _, o := range g.Args.Operands {
 							if k := strings.ToLower(o); k == "commit.gpgsign" || k == "user.signingkey" || k == "gpg.format" || strings.HasPrefix(k, "gpg.ssh.") {
-								return len(g.args.operands) > 1
+								return len(g.Args.Operands) > 1
 							}
 						}
 					}
@@ -241,12 +243,12 @@ func gitRules() []*Rule {
 			Suggest: "leave git's hook configuration alone",
 			Match: func(c *Command, e *Env) bool {
 				g := c.git()
-				for k := range g.config {
+				for k := range g.Config {
 					if gitConfigBypass(k) {
 						return true
 					}
 				}
-				if g.sub == "config" {
+				if g.Sub == "config" {
 					for _, k := range gitConfigWrites(g) {
 						if gitConfigBypass(k) {
 							return true
@@ -267,7 +269,7 @@ func gitRules() []*Rule {
 			Suggest: "run the program yourself, where the guard can read it",
 			Match: func(c *Command, e *Env) bool {
 				g := c.git()
-				for k := range g.config {
+				for k := range g.Config {
 					if gitConfigRuns(k) {
 						return true
 					}
@@ -280,25 +282,25 @@ func gitRules() []*Rule {
 						}
 					}
 				}
-				if g.sub == "config" {
+				if g.Sub == "config" {
 					for _, k := range gitConfigWrites(g) {
 						if gitConfigRuns(k) {
 							return true
 						}
 					}
 				}
-				switch g.sub {
+				switch g.Sub {
 				case "fetch", "pull", "clone", "ls-remote", "archive":
-					if _, ok := g.args.value("upload-pack"); ok {
+					if _, ok := g.Args.Value("upload-pack"); ok {
 						return true
 					}
-					for _, op := range g.args.operands {
+					for _, op := range g.Args.Operands {
 						if strings.HasPrefix(op, "ext::") {
 							return true
 						}
 					}
 				case "push":
-					if _, ok := g.args.value("receive-pack"); ok {
+					if _, ok := g.Args.Value("receive-pack"); ok {
 						return true
 					}
 				}
@@ -321,31 +323,31 @@ func tail(s []string, n int) []string {
 
 // gitDiscards reports a git command that throws away uncommitted changes
 // to files in the work tree.
-func gitDiscards(g *gitCall, e *Env) bool {
-	a := g.args
-	ops := a.operands
+func gitDiscards(g *argspec.Git, e *Env) bool {
+	a := g.Args
+	ops := a.Operands
 	if helpRequest(a) {
 		return false
 	}
-	switch g.sub {
+	switch g.Sub {
 	case "checkout":
-		if a.on("patch") {
+		if a.On("patch") {
 			return false
 		}
-		if a.on("force") || a.on("pathspec-from-file") {
+		if a.On("force") || a.On("pathspec-from-file") {
 			return true
 		}
-		if _, ok := a.value("b"); ok {
-			return a.afterDash >= 0 && a.afterDash < len(ops)
+		if _, ok := a.Value("b"); ok {
+			return a.AfterDash >= 0 && a.AfterDash < len(ops)
 		}
-		if _, ok := a.value("B"); ok {
-			return a.afterDash >= 0 && a.afterDash < len(ops)
+		if _, ok := a.Value("B"); ok {
+			return a.AfterDash >= 0 && a.AfterDash < len(ops)
 		}
-		if _, ok := a.value("orphan"); ok {
+		if _, ok := a.Value("orphan"); ok {
 			return false
 		}
 		switch {
-		case a.afterDash >= 0 && a.afterDash < len(ops):
+		case a.AfterDash >= 0 && a.AfterDash < len(ops):
 			return true // checkout [REF] -- PATH
 		case len(ops) > 1:
 			return true // checkout REF PATH…
@@ -361,35 +363,35 @@ func gitDiscards(g *gitCall, e *Env) bool {
 			}
 		}
 	case "switch":
-		return a.on("force")
+		return a.On("force")
 	case "restore":
-		if a.on("patch") {
+		if a.On("patch") {
 			return false
 		}
-		staged, worktree := a.on("staged"), a.on("worktree")
-		if a.off("worktree") || len(ops) == 0 && !a.on("pathspec-from-file") {
+		staged, worktree := a.On("staged"), a.On("worktree")
+		if a.Off("worktree") || len(ops) == 0 && !a.On("pathspec-from-file") {
 			return false
 		}
 		return worktree || !staged
 	case "worktree":
-		return len(ops) > 0 && ops[0] == "remove" && a.on("force")
+		return len(ops) > 0 && ops[0] == "remove" && a.On("force")
 	case "checkout-index":
-		return a.on("force")
+		return a.On("force")
 	case "read-tree":
-		return a.on("u") && (a.on("reset") || a.on("m"))
+		return a.On("u") && (a.On("reset") || a.On("m"))
 	case "submodule":
-		return len(ops) > 0 && ops[0] == "deinit" && a.on("force")
+		return len(ops) > 0 && ops[0] == "deinit" && a.On("force")
 	case "rm":
-		return !a.on("cached") && !a.on("dry-run") && (a.on("force") || a.on("r"))
+		return !a.On("cached") && !a.On("dry-run") && (a.On("force") || a.On("r"))
 	}
 	return false
 }
 
 // helpRequest reports -h, --help or --version: git prints and runs
 // nothing.
-func helpRequest(a *parsed) bool {
-	for _, o := range a.opts {
-		if o.raw == "-h" || o.raw == "--help" || o.raw == "--version" {
+func helpRequest(a *argspec.Parsed) bool {
+	for _, o := range a.Opts {
+		if o.Raw == "-h" || o.Raw == "--help" || o.Raw == "--version" {
 			return true
 		}
 	}
@@ -399,9 +401,9 @@ func helpRequest(a *parsed) bool {
 // gitConfigWrites returns the keys a `git config` command sets, unsets or
 // edits, in lower case: the old syntax (git config [mode] KEY [VALUE]) and
 // the subcommands of git 2.46 (set, unset, rename-section, remove-section).
-func gitConfigWrites(g *gitCall) []string {
-	a := g.args
-	ops := a.operands
+func gitConfigWrites(g *argspec.Git) []string {
+	a := g.Args
+	ops := a.Operands
 	if len(ops) > 0 {
 		switch ops[0] {
 		case "set", "unset", "rename-section", "remove-section", "edit":
@@ -414,17 +416,17 @@ func gitConfigWrites(g *gitCall) []string {
 		}
 	}
 	for _, m := range []string{"get", "get-all", "get-regexp", "get-urlmatch", "list", "name-only"} {
-		if a.on(m) {
+		if a.On(m) {
 			return nil
 		}
 	}
-	if a.on("edit") {
+	if a.On("edit") {
 		return []string{"*"}
 	}
-	if v, ok := a.value("file"); ok && v != "" {
+	if v, ok := a.Value("file"); ok && v != "" {
 		_ = v // a file's keys are the same keys
 	}
-	modes := a.on("unset") || a.on("unset-all") || a.on("replace-all") || a.on("add") || a.on("rename-section") || a.on("remove-section")
+	modes := a.On("unset") || a.On("unset-all") || a.On("replace-all") || a.On("add") || a.On("rename-section") || a.On("remove-section")
 	if len(ops) >= 2 || len(ops) == 1 && modes {
 		return []string{strings.ToLower(ops[0])}
 	}

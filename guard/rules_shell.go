@@ -24,11 +24,11 @@ func shellRules() []*Rule {
 					return ok && fromStdin && c.StdinDynamic
 				case isShell(name):
 					p := c.opts()
-					if p.on("c") {
+					if p.On("c") {
 						return false
 					}
-					readsStdin := len(p.operands) == 0 || p.on("s") || p.operands[0] == "-" || p.operands[0] == "/dev/stdin"
-					return readsStdin && c.StdinDynamic || len(p.operands) > 0 && (strings.Contains(p.operands[0], "<(…)") || strings.HasPrefix(p.operands[0], "$"))
+					readsStdin := len(p.Operands) == 0 || p.On("s") || p.Operands[0] == "-" || p.Operands[0] == "/dev/stdin"
+					return readsStdin && c.StdinDynamic || len(p.Operands) > 0 && (strings.Contains(p.Operands[0], "<(…)") || strings.HasPrefix(p.Operands[0], "$"))
 				case name == "source" || name == ".":
 					ops := c.operands()
 					return len(ops) > 0 && (strings.Contains(ops[0], "<(…)") || strings.HasPrefix(ops[0], "$") || ops[0] == "/dev/stdin") && !c.SetupEval
@@ -49,7 +49,7 @@ func shellRules() []*Rule {
 			ID: "input.unknown-args", Severity: verdict.High, Asks: true, Reason: "a destructive command completed with input the guard cannot read (xargs, parallel)",
 			Suggest: "list the files first, then run the command on them by name",
 			Match: func(c *Command, e *Env) bool {
-				if !c.ArgsUnknown || isShell(c.Name()) && c.opts().on("c") && len(c.opts().operands) > 0 && !strings.Contains(c.opts().operands[0], "$(…)") {
+				if !c.ArgsUnknown || isShell(c.Name()) && c.opts().On("c") && len(c.opts().Operands) > 0 && !strings.Contains(c.opts().Operands[0], "$(…)") {
 					return false // sh -c SCRIPT: the script is read; only its $1… are unknown
 				}
 				switch c.Name() {
@@ -72,8 +72,8 @@ func shellRules() []*Rule {
 				}
 				if isShell(c.Name()) {
 					p := c.opts()
-					_, rc := p.value("rcfile")
-					_, init := p.value("init-file")
+					_, rc := p.Value("rcfile")
+					_, init := p.Value("init-file")
 					return rc || init
 				}
 				return false

@@ -3,6 +3,8 @@ package guard
 import (
 	"path"
 	"strings"
+
+	"github.com/gitsentinel/sentinel/guard/internal/argspec"
 )
 
 // wrapperOptions lists, per wrapper, the options that take a value, so that
@@ -37,7 +39,7 @@ func unwrap(c *Command) error {
 				return nil // env alone prints the environment
 			}
 		case "timeout":
-			rest = specFor("timeout").parse(c.Argv[1:]).operands
+			rest = argspec.For("timeout").Parse(c.Argv[1:]).Operands
 			if len(rest) > 0 {
 				rest = rest[1:] // the duration
 			}
@@ -77,15 +79,15 @@ func unwrap(c *Command) error {
 			rest = append([]string{name}, args[i+1:]...)
 		case "su", "runuser":
 			// su [-] [USER] -c CMD: the command runs in a shell.
-			p := specFor("su").parse(c.Argv[1:])
-			if cmd, ok := p.value("command"); ok {
+			p := argspec.For("su").Parse(c.Argv[1:])
+			if cmd, ok := p.Value("command"); ok {
 				rest = []string{"sh", "-c", cmd}
 			} else {
 				rest = []string{"sh"}
 			}
 		case "script":
-			p := specFor("script").parse(c.Argv[1:])
-			cmd, ok := p.value("command")
+			p := argspec.For("script").Parse(c.Argv[1:])
+			cmd, ok := p.Value("command")
 			if !ok {
 				return nil
 			}
@@ -93,30 +95,30 @@ func unwrap(c *Command) error {
 		case "busybox", "toybox":
 			rest = c.Argv[1:] // the applet is the command
 		case "sudo", "doas":
-			p := specFor(name).parse(c.Argv[1:])
-			if dir, ok := p.value("chdir"); ok {
+			p := argspec.For(name).Parse(c.Argv[1:])
+			if dir, ok := p.Value("chdir"); ok {
 				c.Dir = dir
 			}
-			if p.on("edit") {
+			if p.On("edit") {
 				// sudo -e FILE edits the file as root: a write.
-				c.Writes = append(c.Writes, p.operands...)
+				c.Writes = append(c.Writes, p.Operands...)
 				return nil
 			}
-			if p.on("shell") || p.on("login") {
-				if len(p.operands) == 0 {
+			if p.On("shell") || p.On("login") {
+				if len(p.Operands) == 0 {
 					c.Via = append(c.Via, name)
 					c.Argv = []string{"sh"}
 					return nil
 				}
-				rest = append([]string{"sh", "-c"}, strings.Join(p.operands, " "))
+				rest = append([]string{"sh", "-c"}, strings.Join(p.Operands, " "))
 				break
 			}
-			rest = p.operands
+			rest = p.Operands
 		case "nice", "ionice", "stdbuf", "time", "nohup", "setsid", "flock", "unbuffer":
-			p := specFor(name).parse(c.Argv[1:])
-			rest = p.operands
+			p := argspec.For(name).Parse(c.Argv[1:])
+			rest = p.Operands
 			if name == "flock" {
-				if cmd, ok := p.value("command"); ok {
+				if cmd, ok := p.Value("command"); ok {
 					rest = []string{"sh", "-c", cmd}
 				} else if len(rest) > 0 {
 					rest = rest[1:] // the lock file
@@ -162,16 +164,16 @@ func skipOptions(args []string, takesValue map[string]bool) []string {
 // unwrapEnv strips env's options and VAR=value words, recording what it
 // sets, removes (-u, -i) and where it moves (-C).
 func unwrapEnv(c *Command) []string {
-	p := specFor("env").parse(c.Argv[1:])
-	c.Unset = append(c.Unset, p.values("unset")...)
-	if p.on("ignore-environment") {
+	p := argspec.For("env").Parse(c.Argv[1:])
+	c.Unset = append(c.Unset, p.Values("unset")...)
+	if p.On("ignore-environment") {
 		c.ClearEnv = true
 	}
-	if dir, ok := p.value("chdir"); ok {
+	if dir, ok := p.Value("chdir"); ok {
 		c.Dir = dir
 	}
-	rest := p.operands
-	if split, ok := p.value("split-string"); ok {
+	rest := p.Operands
+	if split, ok := p.Value("split-string"); ok {
 		// env -S 'cmd args': the string is the command line.
 		rest = append(strings.Fields(split), rest...)
 	}

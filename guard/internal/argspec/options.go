@@ -1,11 +1,6 @@
-package guard
-
-import (
-	"strings"
-	"sync"
-)
-
-// The guard reads each command's arguments the way the command itself
+// Package argspec holds each program's option table, git's global options
+// and subcommands included, and the one parser that reads arguments against
+// them. The guard reads each command's arguments the way the command itself
 // parses them: short options bundled (-rf), a short option's value stuck to
 // it (-bfeature is -b feature) or in the next word, long options with =,
 // the unique prefix of a long option that GNU's getopt_long and git's
@@ -13,6 +8,13 @@ import (
 // git's --no-X negations, and the -- that ends options. One parser, one
 // table per command; the rules ask about the parsed result, never about
 // raw words, so a new spelling is handled everywhere at once.
+package argspec
+
+import (
+	"slices"
+	"strings"
+	"sync"
+)
 
 // argKind is whether an option takes a value.
 type argKind uint8
@@ -23,19 +25,19 @@ const (
 	optArg         // only in the same word (-i.bak, --prune=now)
 )
 
-// optSpec is one option of a command.
-type optSpec struct {
-	id    string // the first long name, or the short one
+// Opt is one option of a command.
+type Opt struct {
+	ID    string // the first long name, or the short one
 	short []byte
 	long  []string
 	arg   argKind
 }
 
-// cmdSpec is how one command parses its arguments.
-type cmdSpec struct {
-	opts    []*optSpec
-	short   map[byte]*optSpec
-	long    map[string]*optSpec
+// Spec is how one command parses its arguments.
+type Spec struct {
+	opts    []*Opt
+	Short   map[byte]*Opt
+	Long    map[string]*Opt
 	abbrev  bool // long options abbreviate to a unique prefix
 	gitNeg  bool // --no-X negates X, and --X negates an option named no-X
 	stop    bool // options end at the first operand (POSIX; wrappers)
@@ -45,10 +47,10 @@ type cmdSpec struct {
 // parseSpec builds a table from a compact description: options separated
 // by spaces, names by |, a one-letter name is short, = marks a required
 // value and ? a value that must be stuck to the option.
-func parseSpec(desc string, abbrev, gitNeg, stop bool) *cmdSpec {
-	s := &cmdSpec{short: map[byte]*optSpec{}, long: map[string]*optSpec{}, abbrev: abbrev, gitNeg: gitNeg, stop: stop}
+func parseSpec(desc string, abbrev, gitNeg, stop bool) *Spec {
+	s := &Spec{Short: map[byte]*Opt{}, Long: map[string]*Opt{}, abbrev: abbrev, gitNeg: gitNeg, stop: stop}
 	for _, field := range strings.Fields(desc) {
-		o := &optSpec{}
+		o := &Opt{}
 		switch {
 		case strings.HasSuffix(field, "="):
 			o.arg, field = reqArg, strings.TrimSuffix(field, "=")
@@ -58,16 +60,16 @@ func parseSpec(desc string, abbrev, gitNeg, stop bool) *cmdSpec {
 		for _, name := range strings.Split(field, "|") {
 			if len(name) == 1 {
 				o.short = append(o.short, name[0])
-				s.short[name[0]] = o
+				s.Short[name[0]] = o
 			} else {
 				o.long = append(o.long, name)
-				s.long[name] = o
+				s.Long[name] = o
 			}
 		}
 		if len(o.long) > 0 {
-			o.id = o.long[0]
+			o.ID = o.long[0]
 		} else {
-			o.id = string(o.short[0])
+			o.ID = string(o.short[0])
 		}
 		s.opts = append(s.opts, o)
 	}
@@ -76,8 +78,8 @@ func parseSpec(desc string, abbrev, gitNeg, stop bool) *cmdSpec {
 
 // parsedOpt is one option as given.
 type parsedOpt struct {
-	id    string
-	value string
+	ID    string
+	Value string
 	// neg marks a negation: --no-force, or --verify of an option named
 	// no-verify.
 	neg bool
@@ -86,58 +88,58 @@ type parsedOpt struct {
 	alts []string
 	// unknown marks an option the table does not have.
 	unknown bool
-	raw     string
+	Raw     string
 }
 
-// parsed is a command's arguments read against its table.
-type parsed struct {
-	opts     []parsedOpt
-	operands []string
-	// afterDash is the index in operands of the first operand after "--",
+// Parsed is a command's arguments read against its table.
+type Parsed struct {
+	Opts     []parsedOpt
+	Operands []string
+	// AfterDash is the index in operands of the first operand after "--",
 	// or -1.
-	afterDash int
+	AfterDash int
 }
 
-// on reports whether the option is in effect: given, and not negated by a
+// On reports whether the option is in effect: given, and not negated by a
 // later occurrence.
-func (p *parsed) on(id string) bool {
+func (p *Parsed) On(id string) bool {
 	state := false
-	for _, o := range p.opts {
-		if o.id == id || contains(o.alts, id) {
-			state = !o.neg || contains(o.alts, id)
+	for _, o := range p.Opts {
+		if o.ID == id || slices.Contains(o.alts, id) {
+			state = !o.neg || slices.Contains(o.alts, id)
 		}
 	}
 	return state
 }
 
-// off reports an option explicitly negated and not given again later.
-func (p *parsed) off(id string) bool {
+// Off reports an option explicitly negated and not given again later.
+func (p *Parsed) Off(id string) bool {
 	state := false
-	for _, o := range p.opts {
-		if o.id == id {
+	for _, o := range p.Opts {
+		if o.ID == id {
 			state = o.neg
 		}
 	}
 	return state
 }
 
-// value returns the last value given to the option.
-func (p *parsed) value(id string) (string, bool) {
+// Value returns the last value given to the option.
+func (p *Parsed) Value(id string) (string, bool) {
 	v, ok := "", false
-	for _, o := range p.opts {
-		if o.id == id && !o.neg {
-			v, ok = o.value, true
+	for _, o := range p.Opts {
+		if o.ID == id && !o.neg {
+			v, ok = o.Value, true
 		}
 	}
 	return v, ok
 }
 
-// values returns every value given to the option.
-func (p *parsed) values(id string) []string {
+// Values returns every value given to the option.
+func (p *Parsed) Values(id string) []string {
 	var out []string
-	for _, o := range p.opts {
-		if o.id == id && !o.neg {
-			out = append(out, o.value)
+	for _, o := range p.Opts {
+		if o.ID == id && !o.neg {
+			out = append(out, o.Value)
 		}
 	}
 	return out
@@ -145,15 +147,15 @@ func (p *parsed) values(id string) []string {
 
 // lookupLong finds a long option by its name as written: exactly, as a
 // git negation, or (where the command allows) as a unique prefix.
-func (s *cmdSpec) lookupLong(name string) (o *optSpec, neg bool, alts []string) {
-	if o := s.long[name]; o != nil {
+func (s *Spec) lookupLong(name string) (o *Opt, neg bool, alts []string) {
+	if o := s.Long[name]; o != nil {
 		return o, false, nil
 	}
 	if s.gitNeg {
-		if base, ok := strings.CutPrefix(name, "no-"); ok && s.long[base] != nil {
-			return s.long[base], true, nil
+		if base, ok := strings.CutPrefix(name, "no-"); ok && s.Long[base] != nil {
+			return s.Long[base], true, nil
 		}
-		if o := s.long["no-"+name]; o != nil {
+		if o := s.Long["no-"+name]; o != nil {
 			return o, true, nil
 		}
 	}
@@ -161,11 +163,11 @@ func (s *cmdSpec) lookupLong(name string) (o *optSpec, neg bool, alts []string) 
 		return nil, false, nil
 	}
 	type cand struct {
-		o   *optSpec
+		o   *Opt
 		neg bool
 	}
 	var cands []cand
-	seen := map[*optSpec]bool{}
+	seen := map[*Opt]bool{}
 	for _, o := range s.opts {
 		for _, l := range o.long {
 			match, isNeg := strings.HasPrefix(l, name), false
@@ -189,64 +191,64 @@ func (s *cmdSpec) lookupLong(name string) (o *optSpec, neg bool, alts []string) 
 		return cands[0].o, cands[0].neg, nil
 	}
 	for _, c := range cands[1:] {
-		alts = append(alts, c.o.id)
+		alts = append(alts, c.o.ID)
 	}
 	return cands[0].o, false, alts
 }
 
-// parse reads args against the table.
-func (s *cmdSpec) parse(args []string) *parsed {
-	p := &parsed{afterDash: -1}
+// Parse reads args against the table.
+func (s *Spec) Parse(args []string) *Parsed {
+	p := &Parsed{AfterDash: -1}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
 		case a == "--":
-			p.afterDash = len(p.operands)
-			p.operands = append(p.operands, args[i+1:]...)
+			p.AfterDash = len(p.Operands)
+			p.Operands = append(p.Operands, args[i+1:]...)
 			return p
 		case strings.HasPrefix(a, "--"):
 			name, val, hasVal := strings.Cut(a[2:], "=")
 			o, neg, alts := s.lookupLong(name)
 			if o == nil {
-				p.opts = append(p.opts, parsedOpt{id: "--" + name, value: val, unknown: true, raw: a})
+				p.Opts = append(p.Opts, parsedOpt{ID: "--" + name, Value: val, unknown: true, Raw: a})
 				continue
 			}
-			po := parsedOpt{id: o.id, neg: neg, alts: alts, raw: a}
+			po := parsedOpt{ID: o.ID, neg: neg, alts: alts, Raw: a}
 			switch {
 			case hasVal:
-				po.value = val
+				po.Value = val
 			case o.arg == reqArg && !neg && i+1 < len(args):
 				i++
-				po.value = args[i]
+				po.Value = args[i]
 			}
-			p.opts = append(p.opts, po)
+			p.Opts = append(p.Opts, po)
 		case len(a) > 1 && a[0] == '-' && !(s.numeric && isNumber(a[1:])):
 			for j := 1; j < len(a); j++ {
-				o := s.short[a[j]]
+				o := s.Short[a[j]]
 				if o == nil {
-					p.opts = append(p.opts, parsedOpt{id: "-" + string(a[j]), unknown: true, raw: a})
+					p.Opts = append(p.Opts, parsedOpt{ID: "-" + string(a[j]), unknown: true, Raw: a})
 					continue
 				}
-				po := parsedOpt{id: o.id, raw: a}
+				po := parsedOpt{ID: o.ID, Raw: a}
 				if o.arg != noArg {
 					switch {
 					case j+1 < len(a):
-						po.value = a[j+1:]
+						po.Value = a[j+1:]
 					case o.arg == reqArg && i+1 < len(args):
 						i++
-						po.value = args[i]
+						po.Value = args[i]
 					}
-					p.opts = append(p.opts, po)
+					p.Opts = append(p.Opts, po)
 					break
 				}
-				p.opts = append(p.opts, po)
+				p.Opts = append(p.Opts, po)
 			}
 		default:
 			if s.stop {
-				p.operands = append(p.operands, args[i:]...)
+				p.Operands = append(p.Operands, args[i:]...)
 				return p
 			}
-			p.operands = append(p.operands, a)
+			p.Operands = append(p.Operands, a)
 		}
 	}
 	return p
@@ -315,16 +317,16 @@ var specs = sync.OnceValue(func() *specTable {
 	return m
 })
 
-// specTable is a set of commands' option tables, each parsed from its
+// Table is a set of commands' option tables, each parsed from its
 // description on first use: a guard run meets a few of the dozens of
 // commands described, and parsing them all cost a fifth of a typical run.
 type specTable struct {
 	mu     sync.Mutex
 	descs  map[string]specDesc
-	parsed map[string]*cmdSpec
+	parsed map[string]*Spec
 }
 
-// specDesc is one command's table as written, and how to read it.
+// Desc is one command's table as written, and how to read it.
 type specDesc struct {
 	desc                 string
 	abbrev, gitNeg, stop bool
@@ -332,7 +334,7 @@ type specDesc struct {
 }
 
 // get returns the table of a command, or nil.
-func (t *specTable) get(name string) *cmdSpec {
+func (t *specTable) Get(name string) *Spec {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if s, ok := t.parsed[name]; ok {
@@ -345,15 +347,15 @@ func (t *specTable) get(name string) *cmdSpec {
 	s := parseSpec(d.desc, d.abbrev, d.gitNeg, d.stop)
 	s.numeric = d.numeric
 	if t.parsed == nil {
-		t.parsed = map[string]*cmdSpec{}
+		t.parsed = map[string]*Spec{}
 	}
 	t.parsed[name] = s
 	return s
 }
 
-// specFor returns the table of a command, or nil.
-func specFor(name string) *cmdSpec {
-	if s := specs().get(name); s != nil {
+// For returns the table of a command, or nil.
+func For(name string) *Spec {
+	if s := specs().Get(name); s != nil {
 		return s
 	}
 	return nil

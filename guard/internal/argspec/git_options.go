@@ -1,4 +1,4 @@
-package guard
+package argspec
 
 import (
 	"strings"
@@ -8,16 +8,16 @@ import (
 // gitGlobal are git's own options before the subcommand. git.c matches
 // them exactly (no abbreviation), and they end at the first word that is
 // not one of them.
-var gitGlobal = sync.OnceValue(func() *cmdSpec {
+var gitGlobal = sync.OnceValue(func() *Spec {
 	return parseSpec("C= c= git-dir= work-tree= namespace= exec-path? config-env= super-prefix= list-cmds= attr-source= "+
 		"p|paginate P|no-pager bare no-replace-objects no-lazy-fetch literal-pathspecs glob-pathspecs noglob-pathspecs "+
 		"icase-pathspecs no-optional-locks no-advice html-path man-path info-path v|version h|help", false, false, true)
 })
 
-// gitSubs are git's subcommands' options, as parse-options reads them:
+// GitSubs are git's subcommands' options, as parse-options reads them:
 // unique prefixes of long options, --no-X negations, options after
 // operands until "--".
-var gitSubs = sync.OnceValue(func() *specTable {
+var GitSubs = sync.OnceValue(func() *specTable {
 	desc := map[string]string{
 		"commit":         "a|all p|patch C|reuse-message= c|reedit-message= fixup= squash= reset-author short branch porcelain long z|null F|file= author= date= m|message= t|template= s|signoff trailer= n|no-verify allow-empty allow-empty-message cleanup= e|edit i|include o|only pathspec-from-file= pathspec-file-nul u|untracked-files? v|verbose q|quiet dry-run status S|gpg-sign? amend no-post-rewrite",
 		"push":           "v|verbose q|quiet repo= all branches mirror d|delete tags n|dry-run porcelain f|force force-with-lease? force-if-includes recurse-submodules= thin receive-pack= exec= u|set-upstream progress prune no-verify follow-tags signed? atomic o|push-option= 4|ipv4 6|ipv6",
@@ -62,27 +62,27 @@ var gitSubs = sync.OnceValue(func() *specTable {
 	return m
 })
 
-// gitCall is a git invocation read against git's tables.
-type gitCall struct {
-	// global are the options before the subcommand.
-	global *parsed
-	// sub is the subcommand, after alias expansion, or "" when there is
+// Git is a git invocation read against git's tables.
+type Git struct {
+	// Global are the options before the subcommand.
+	Global *Parsed
+	// Sub is the subcommand, after alias expansion, or "" when there is
 	// none or it is not literal.
-	sub string
-	// computed marks a subcommand that is not a literal ($CMD).
-	computed bool
-	// args are the subcommand's arguments, read against its table (or as
+	Sub string
+	// Computed marks a subcommand that is not a literal ($CMD).
+	Computed bool
+	// Args are the subcommand's arguments, read against its table (or as
 	// unknown options and operands for a subcommand without one).
-	args *parsed
-	// config are the settings given with -c and --config-env, keys in
+	Args *Parsed
+	// Config are the settings given with -c and --config-env, keys in
 	// lower case.
-	config map[string]string
+	Config map[string]string
 }
 
-// parseGitEnv reads git's argv with the settings the environment gives it:
+// ParseGitEnv reads git's argv with the settings the environment gives it:
 // GIT_CONFIG_PARAMETERS ('key'='value' pairs, as -c writes them) and
 // GIT_CONFIG_COUNT with GIT_CONFIG_KEY_n and GIT_CONFIG_VALUE_n.
-func parseGitEnv(argv []string, env map[string]string) *gitCall {
+func ParseGitEnv(argv []string, env map[string]string) *Git {
 	pre := map[string]string{}
 	if params, ok := env["GIT_CONFIG_PARAMETERS"]; ok {
 		for _, kv := range splitConfigParameters(params) {
@@ -123,56 +123,56 @@ func splitConfigParameters(s string) []string {
 	return out
 }
 
-// parseGit reads git's argv (without "git").
-func parseGit(argv []string) *gitCall {
+// ParseGit reads git's argv (without "git").
+func ParseGit(argv []string) *Git {
 	return parseGitWith(argv, nil)
 }
 
-func parseGitWith(argv []string, pre map[string]string) *gitCall {
-	g := &gitCall{config: map[string]string{}}
+func parseGitWith(argv []string, pre map[string]string) *Git {
+	g := &Git{Config: map[string]string{}}
 	for k, v := range pre {
-		g.config[k] = v
+		g.Config[k] = v
 	}
-	g.global = gitGlobal().parse(argv)
-	for _, o := range g.global.opts {
-		switch o.id {
+	g.Global = gitGlobal().Parse(argv)
+	for _, o := range g.Global.Opts {
+		switch o.ID {
 		case "c":
-			k, v, _ := strings.Cut(o.value, "=")
-			g.config[strings.ToLower(k)] = v
+			k, v, _ := strings.Cut(o.Value, "=")
+			g.Config[strings.ToLower(k)] = v
 		case "config-env":
-			k, _, _ := strings.Cut(o.value, "=")
-			g.config[strings.ToLower(k)] = "$env"
+			k, _, _ := strings.Cut(o.Value, "=")
+			g.Config[strings.ToLower(k)] = "$env"
 		}
 	}
-	rest := g.global.operands
+	rest := g.Global.Operands
 	// Aliases given on the command line are expanded as git would: a
 	// "!cmd" alias is a shell command, handled by the caller.
 	for depth := 0; len(rest) > 0 && depth < 8; depth++ {
-		alias, ok := g.config["alias."+strings.ToLower(rest[0])]
+		alias, ok := g.Config["alias."+strings.ToLower(rest[0])]
 		if !ok || strings.HasPrefix(alias, "!") {
 			break
 		}
 		rest = append(strings.Fields(alias), rest[1:]...)
 	}
 	if len(rest) == 0 {
-		g.args = &parsed{afterDash: -1}
+		g.Args = &Parsed{AfterDash: -1}
 		return g
 	}
-	g.sub = rest[0]
-	if strings.ContainsAny(g.sub, "$`") {
-		g.computed = true
+	g.Sub = rest[0]
+	if strings.ContainsAny(g.Sub, "$`") {
+		g.Computed = true
 	}
-	spec := gitSubs().get(g.sub)
+	spec := GitSubs().Get(g.Sub)
 	if spec == nil {
-		spec = &cmdSpec{short: map[byte]*optSpec{}, long: map[string]*optSpec{}}
+		spec = &Spec{Short: map[byte]*Opt{}, Long: map[string]*Opt{}}
 	}
-	g.args = spec.parse(rest[1:])
+	g.Args = spec.Parse(rest[1:])
 	return g
 }
 
-// skipsHooks reports options that skip a subcommand's hooks: --no-verify,
+// SkipsHooks reports options that skip a subcommand's hooks: --no-verify,
 // -n where it means that, or --no-verify where git spells the option
 // verify (merge).
-func (g *gitCall) skipsHooks() bool {
-	return g.args.on("no-verify") || g.args.off("verify")
+func (g *Git) SkipsHooks() bool {
+	return g.Args.On("no-verify") || g.Args.Off("verify")
 }
