@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gitsentinel/sentinel/guard/script"
+
 	"github.com/gitsentinel/sentinel/guard/internal/argspec"
 
 	"mvdan.cc/sh/v3/expand"
@@ -136,7 +138,7 @@ func decomposeIn(src string, e *Env) ([]*Command, error) {
 		dynamic: map[*syntax.CallExpr]bool{}, pipedPaths: map[*syntax.CallExpr][]string{}, written: map[string]string{}, fetchedTo: map[string]bool{}, scope: &scope{vars: map[string]string{}, env: e}}
 	err := d.parse(src, 0, nil)
 	if d.needsEngine {
-		return d.out, ErrNeedsEngine
+		return d.out, script.ErrNeedsEngine
 	}
 	return d.out, err
 }

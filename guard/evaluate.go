@@ -5,6 +5,8 @@ import (
 	"path"
 	"strings"
 
+	"github.com/gitsentinel/sentinel/guard/script"
+
 	"github.com/gitsentinel/sentinel/guard/verdict"
 )
 
@@ -55,7 +57,7 @@ func EvaluateCommand(src string, e *Env, p *Policy) *Decision {
 	d := &Decision{}
 	cmds, err := decomposeIn(src, e)
 	d.Commands = cmds
-	if errors.Is(err, ErrNeedsEngine) {
+	if errors.Is(err, script.ErrNeedsEngine) {
 		d.NeedsEngine = true
 		d.add(verdict.Finding{RuleID: "engine", Verdict: verdict.Deny, Command: src,
 			Reason: verdict.Reason("engine", err.Error()+", which is not installed beside it", "run `make install` in sentinel's source")})

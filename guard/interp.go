@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/gitsentinel/sentinel/guard/script"
 )
 
 // interpreterProgram returns the language and the program an interpreter
@@ -15,7 +17,7 @@ import (
 // interpreters with an inline program (lua -e, Rscript -e, osascript -e,
 // pwsh -c) have no reader here: their program is "other".
 func interpreterProgram(argv []string) (lang, code string, stdin, ok bool) {
-	if lang, code, stdin, ok = InterpreterInvocation(argv); ok || lang != "" {
+	if lang, code, stdin, ok = script.Invocation(argv); ok || lang != "" {
 		return lang, code, stdin, ok
 	}
 	name := strings.TrimRight(path.Base(argv[0]), "0123456789.")
@@ -66,8 +68,8 @@ func (d *decomposer) interpreter(c *Command, depth int) error {
 		}
 		return nil
 	}
-	effects, err := ScriptEffects(lang, code)
-	if errors.Is(err, ErrNeedsEngine) {
+	effects, err := script.Effects(lang, code)
+	if errors.Is(err, script.ErrNeedsEngine) {
 		d.needsEngine = true
 		return err
 	}
@@ -77,7 +79,7 @@ func (d *decomposer) interpreter(c *Command, depth int) error {
 	for _, ef := range effects {
 		holes := !ef.Known || len(ef.Args) == 0
 		for _, a := range ef.Args {
-			if strings.Contains(a, ScriptHole) {
+			if strings.Contains(a, script.Hole) {
 				holes = true
 			}
 		}

@@ -1,4 +1,4 @@
-package guard
+package script
 
 import (
 	"strconv"
@@ -57,18 +57,18 @@ func jsRules() []scriptRule {
 				{"require('child_process').spawn(cmd, args)", []string{`exec ? "…" "…"`}},
 			}},
 		{apis: []string{"child_process.fork"},
-			fn: func(c *scall) []ScriptEffect {
+			fn: func(c *scall) []Effect {
 				args := []sval{lit("node"), c.at(0)}
 				if a, ok := c.arg(1, ""); ok && a.isList {
 					args = append(args, a.list...)
 				}
-				return []ScriptEffect{argvEffect(c.api, args)}
+				return []Effect{argvEffect(c.api, args)}
 			},
 			samples: []scriptSample{
 				{"require('child_process').fork('worker.js', ['a'])", []string{`exec "node" "worker.js" "a"`}},
 			}},
 		{apis: []string{"Bun.spawn", "Bun.spawnSync"},
-			fn: func(c *scall) []ScriptEffect {
+			fn: func(c *scall) []Effect {
 				v := c.at(0)
 				if v.obj != nil {
 					v = v.obj["cmd"]
@@ -86,7 +86,7 @@ func jsRules() []scriptRule {
 				{"import {$} from 'bun'; await $`git push --force ${'origin'}`", []string{`exec sh "git push --force 'origin'"`}},
 			}},
 		{apis: []string{"Deno.Command", "Deno.run"},
-			fn: func(c *scall) []ScriptEffect {
+			fn: func(c *scall) []Effect {
 				v := c.at(0)
 				if v.obj != nil { // Deno.run({cmd: […]})
 					return argvAt(0, "")(&scall{api: c.api, args: []sval{v.obj["cmd"]}})
@@ -101,7 +101,7 @@ func jsRules() []scriptRule {
 						args = append(args, unknownVal)
 					}
 				}
-				return []ScriptEffect{argvEffect(c.api, args)}
+				return []Effect{argvEffect(c.api, args)}
 			},
 			samples: []scriptSample{
 				{"new Deno.Command('rm', {args: ['-rf', '/']}).outputSync()", []string{`exec "rm" "-rf" "/"`}},
@@ -141,12 +141,12 @@ func jsRules() []scriptRule {
 			}},
 		{apis: append(fsNames("writeFileSync", "writeFile", "appendFileSync", "appendFile", "createWriteStream", "truncateSync", "truncate", "outputFileSync", "outputFile", "writeJsonSync", "writeJson"),
 			"Deno.writeTextFile", "Deno.writeTextFileSync", "Deno.writeFile", "Deno.writeFileSync", "Deno.truncate", "Bun.write"),
-			fn: func(c *scall) []ScriptEffect {
+			fn: func(c *scall) []Effect {
 				v := c.at(0)
 				if v.ref == jsBunFile {
 					v = sval{s: v.s, known: v.known}
 				}
-				return []ScriptEffect{pathEffect(c, "write", v)}
+				return []Effect{pathEffect(c, "write", v)}
 			},
 			samples: []scriptSample{
 				{"require('fs').writeFileSync('.git/hooks/pre-push', '')", []string{`write ".git/hooks/pre-push"`}},
@@ -297,7 +297,7 @@ func readJS(r *scriptRun, src string, ts bool) error {
 	for _, g := range grammars {
 		t, e, err := r.parse(g, b)
 		if err != nil {
-			r.add(ScriptEffect{Kind: "exec", API: "javascript"})
+			r.add(Effect{Kind: "exec", API: "javascript"})
 			return err
 		}
 		if root == nil || !e {
@@ -311,7 +311,7 @@ func readJS(r *scriptRun, src string, ts bool) error {
 	root.walk(p.bind)
 	root.walk(p.visit)
 	if hasErr {
-		return ErrScriptSyntax
+		return ErrSyntax
 	}
 	return nil
 }
@@ -436,12 +436,12 @@ func (p *jsReader) bind(n *tnode) {
 func (p *jsReader) lookup(name string) sval {
 	if strings.Contains(name, `\u`) {
 		// An escaped name is the name it spells; read it as anything.
-		return sval{s: ScriptHole, ref: jsDynamic}
+		return sval{s: Hole, ref: jsDynamic}
 	}
 	b, ok := p.binds[name]
 	if !ok {
 		if jsGlobals[name] {
-			return sval{s: ScriptHole, ref: jsCanon(name)}
+			return sval{s: Hole, ref: jsCanon(name)}
 		}
 		return unknownVal
 	}
@@ -449,7 +449,7 @@ func (p *jsReader) lookup(name string) sval {
 	case b.dirty:
 		return unknownVal
 	case b.ref != "":
-		return sval{s: ScriptHole, ref: b.ref}
+		return sval{s: Hole, ref: b.ref}
 	case b.state == 1:
 		return unknownVal
 	case b.state == 0:
@@ -469,7 +469,7 @@ func (p *jsReader) member(obj, key sval) sval {
 	switch {
 	case obj.ref == jsGlobal:
 		if !known {
-			return sval{s: ScriptHole, ref: jsDynamic}
+			return sval{s: Hole, ref: jsDynamic}
 		}
 		return p.lookup(k)
 	case obj.ref == jsDynamic:
@@ -491,12 +491,12 @@ func (p *jsReader) member(obj, key sval) sval {
 		return unknownVal
 	case obj.ref != "":
 		if !known {
-			return sval{s: ScriptHole, ref: jsDynamic}
+			return sval{s: Hole, ref: jsDynamic}
 		}
 		if obj.ref == "child_process" && k == "default" {
 			return obj
 		}
-		return sval{s: ScriptHole, ref: jsCanon(obj.ref + "." + k)}
+		return sval{s: Hole, ref: jsCanon(obj.ref + "." + k)}
 	}
 	return unknownVal
 }
@@ -553,7 +553,7 @@ func (p *jsReader) eval(n *tnode) sval {
 			case "shorthand_property_identifier":
 				o.obj[p.text(k)] = p.lookup(p.text(k))
 			case "spread_element":
-				o.s = ScriptHole // fields may come from elsewhere
+				o.s = Hole // fields may come from elsewhere
 			}
 		}
 		return o
@@ -587,7 +587,7 @@ func (p *jsReader) callValue(n *tnode) sval {
 	switch api {
 	case "require", "import":
 		if v := c.at(0); v.known && v.isStr() {
-			return sval{s: ScriptHole, ref: jsCanonModule(v.s)}
+			return sval{s: Hole, ref: jsCanonModule(v.s)}
 		}
 	case "path.join", "path.resolve", "path.posix.join", "path.posix.resolve":
 		return pathJoin(c.args)
@@ -612,7 +612,7 @@ func (p *jsReader) callValue(n *tnode) sval {
 		return sval{s: v.s, known: v.known && v.isStr(), ref: jsBunFile}
 	case "eval", "Function", "vm.runInThisContext", "vm.runInNewContext", "vm.runInContext", "vm.compileFunction":
 		// What evaluated code returns may be anything: eval('require').
-		return sval{s: ScriptHole, ref: jsDynamic}
+		return sval{s: Hole, ref: jsDynamic}
 	}
 	return unknownVal
 }
@@ -675,16 +675,16 @@ func (p *jsReader) visit(n *tnode) {
 		case api == "":
 			return
 		case api == jsDynamic:
-			p.r.add(ScriptEffect{Kind: "exec", API: p.text(n.child("function"))})
+			p.r.add(Effect{Kind: "exec", API: p.text(n.child("function"))})
 			return
 		case api == "Bun.file.text" || api == "Bun.file.json" || api == "Bun.file.arrayBuffer" || api == "Bun.file.bytes" || api == "Bun.file.stream":
-			p.r.add(ScriptEffect{Kind: "read", Args: []string{recv.s}, Known: recv.known, API: "Bun.file"})
+			p.r.add(Effect{Kind: "read", Args: []string{recv.s}, Known: recv.known, API: "Bun.file"})
 			return
 		case api == "Bun.file.delete" || api == "Bun.file.unlink":
-			p.r.add(ScriptEffect{Kind: "remove", Args: []string{recv.s}, Known: recv.known, API: "Bun.file"})
+			p.r.add(Effect{Kind: "remove", Args: []string{recv.s}, Known: recv.known, API: "Bun.file"})
 			return
 		case api == "Bun.file.write" || api == "Bun.file.writer":
-			p.r.add(ScriptEffect{Kind: "write", Args: []string{recv.s}, Known: recv.known, API: "Bun.file"})
+			p.r.add(Effect{Kind: "write", Args: []string{recv.s}, Known: recv.known, API: "Bun.file"})
 			return
 		case api == "Bun.file":
 			return // read where its contents are taken, written by Bun.write
@@ -708,7 +708,7 @@ func (p *jsReader) visit(n *tnode) {
 			return
 		}
 		if v.ref == jsDynamic {
-			p.r.add(ScriptEffect{Kind: "exec", API: p.text(n)})
+			p.r.add(Effect{Kind: "exec", API: p.text(n)})
 			return
 		}
 		if fn, ok := jsTable().lookup(v.ref); ok && v.ref != "require" {
@@ -717,9 +717,9 @@ func (p *jsReader) visit(n *tnode) {
 			if len(es) > 0 {
 				kind = es[0].Kind
 			}
-			p.r.add(ScriptEffect{Kind: kind, Shell: len(es) > 0 && es[0].Shell, API: v.ref})
+			p.r.add(Effect{Kind: kind, Shell: len(es) > 0 && es[0].Shell, API: v.ref})
 		} else if jsExecModules[v.ref] {
-			p.r.add(ScriptEffect{Kind: "exec", API: v.ref})
+			p.r.add(Effect{Kind: "exec", API: v.ref})
 		}
 	}
 }
@@ -749,7 +749,7 @@ func (p *jsReader) moduleUse(n *tnode, c *scall) {
 	case par.typ == "expression_statement":
 		return
 	}
-	p.r.add(ScriptEffect{Kind: "exec", API: jsCanonModule(v.s)})
+	p.r.add(Effect{Kind: "exec", API: jsCanonModule(v.s)})
 }
 
 // evalArgs reads literal code given to eval, Function and vm.
@@ -769,7 +769,7 @@ func (p *jsReader) evalArgs(api string, c *scall) {
 	}
 	for _, s := range code {
 		if err := p.r.read("javascript", s, api); err != nil {
-			p.r.add(ScriptEffect{Kind: "exec", API: api})
+			p.r.add(Effect{Kind: "exec", API: api})
 		}
 	}
 }
@@ -889,18 +889,18 @@ func jsUnescape(e string) (string, bool) {
 		h := strings.Trim(e[2:], "{}")
 		v, err := strconv.ParseUint(h, 16, 32)
 		if err != nil || !utf8.ValidRune(rune(v)) {
-			return ScriptHole, false
+			return Hole, false
 		}
 		return string(rune(v)), true
 	}
 	if e[1] >= '1' && e[1] <= '7' {
-		return ScriptHole, false // legacy octal
+		return Hole, false // legacy octal
 	}
 	return e[1:], true
 }
 
 // jsSpawn reads spawn(file, args, {shell}) and execFile alike.
-func jsSpawn(c *scall) []ScriptEffect {
+func jsSpawn(c *scall) []Effect {
 	file := c.at(0)
 	var args, opts sval
 	if a, ok := c.arg(1, ""); ok {
@@ -921,37 +921,37 @@ func jsSpawn(c *scall) []ScriptEffect {
 	shell := opts.obj["shell"]
 	if opts.obj == nil && (c.spread || opts.s != "") {
 		shell = sval{}
-		shell.s = ScriptHole
+		shell.s = Hole
 	}
 	switch {
 	case shell.truth == 1 || shell.isStr() && shell.known && shell.s != "":
 		// Node joins the file and its arguments with spaces.
-		return []ScriptEffect{shellEffect(c.api, joinVals(listVal(vals), lit(" ")))}
-	case shell.s == ScriptHole:
+		return []Effect{shellEffect(c.api, joinVals(listVal(vals), lit(" ")))}
+	case shell.s == Hole:
 		e := shellEffect(c.api, joinVals(listVal(vals), lit(" ")))
 		e.Known = false
-		return []ScriptEffect{e}
+		return []Effect{e}
 	}
 	e := argvEffect(c.api, vals)
-	return []ScriptEffect{e}
+	return []Effect{e}
 }
 
 // jsRemove reads rm(p, {recursive}) and its kin.
-func jsRemove(c *scall) []ScriptEffect {
+func jsRemove(c *scall) []Effect {
 	e := pathEffect(c, "remove", c.at(0))
 	if opts, ok := c.arg(1, ""); ok {
 		switch r := opts.obj["recursive"]; {
-		case opts.obj == nil || r.truth == 0 && r.s == ScriptHole:
+		case opts.obj == nil || r.truth == 0 && r.s == Hole:
 			e.Recursive, e.Known = true, false
 		case r.truth == 1:
 			e.Recursive = true
 		}
 	}
-	return []ScriptEffect{e}
+	return []Effect{e}
 }
 
 // jsShellRm reads shelljs's rm('-rf', paths…).
-func jsShellRm(c *scall) []ScriptEffect {
+func jsShellRm(c *scall) []Effect {
 	recursive := false
 	var paths []sval
 	for _, a := range pathsOf(c.args) {
@@ -966,25 +966,25 @@ func jsShellRm(c *scall) []ScriptEffect {
 }
 
 // jsOpen reads fs.open(p, flags).
-func jsOpen(c *scall) []ScriptEffect {
+func jsOpen(c *scall) []Effect {
 	flags, ok := c.arg(1, "")
 	if !ok {
-		return []ScriptEffect{pathEffect(c, "read", c.at(0))}
+		return []Effect{pathEffect(c, "read", c.at(0))}
 	}
 	f, known := flags.str()
 	if !known {
 		e := pathEffect(c, "write", c.at(0))
 		e.Known = false
-		return []ScriptEffect{e}
+		return []Effect{e}
 	}
 	if strings.ContainsAny(f, "wa+") {
-		return []ScriptEffect{pathEffect(c, "write", c.at(0))}
+		return []Effect{pathEffect(c, "write", c.at(0))}
 	}
-	return []ScriptEffect{pathEffect(c, "read", c.at(0))}
+	return []Effect{pathEffect(c, "read", c.at(0))}
 }
 
 // jsEval reads eval and its kin: literal code is read in turn.
-func jsEval(c *scall) []ScriptEffect {
+func jsEval(c *scall) []Effect {
 	args := c.args
 	if c.api == "Function" && len(args) > 0 {
 		args = args[len(args)-1:]
@@ -1005,7 +1005,7 @@ func jsEval(c *scall) []ScriptEffect {
 
 // jsRequire reads require(name) and import(name): a computed name may
 // load anything.
-func jsRequire(c *scall) []ScriptEffect {
+func jsRequire(c *scall) []Effect {
 	if c.api != "require" && c.api != "import" {
 		return unknownExec(c)
 	}

@@ -1,4 +1,4 @@
-package guard
+package script
 
 import (
 	"strconv"
@@ -137,8 +137,8 @@ func pyRules() []scriptRule {
 				{"import os; os.replace('a', 'b')", []string{`rename "a" "b"`}},
 			}},
 		{apis: []string{"pathlib.Path.rename", "pathlib.Path.replace"},
-			fn: func(c *scall) []ScriptEffect {
-				return []ScriptEffect{pathEffect(c, "rename", sval{s: c.recv.s, known: c.recv.known}, pyPathArg(c.at(0)))}
+			fn: func(c *scall) []Effect {
+				return []Effect{pathEffect(c, "rename", sval{s: c.recv.s, known: c.recv.known}, pyPathArg(c.at(0)))}
 			},
 			samples: []scriptSample{
 				{"from pathlib import Path; Path('a').rename('b')", []string{`rename "a" "b"`}},
@@ -184,8 +184,8 @@ func pyRules() []scriptRule {
 				{"import pickle; pickle.loads(data)", []string{`exec ?`}},
 			}},
 		{apis: []string{"runpy.run_path", "runpy.run_module"},
-			fn: func(c *scall) []ScriptEffect {
-				return []ScriptEffect{argvEffect(c.api, []sval{lit("python3"), c.at(0)})}
+			fn: func(c *scall) []Effect {
+				return []Effect{argvEffect(c.api, []sval{lit("python3"), c.at(0)})}
 			},
 			samples: []scriptSample{
 				{"import runpy; runpy.run_path('evil.py')", []string{`exec "python3" "evil.py"`}},
@@ -290,14 +290,14 @@ func readPython(r *scriptRun, src string) error {
 	b := []byte(src)
 	root, hasErr, err := r.parse("python", b)
 	if err != nil {
-		r.add(ScriptEffect{Kind: "exec", API: "python"})
+		r.add(Effect{Kind: "exec", API: "python"})
 		return err
 	}
 	p := &pyReader{r: r, src: b, binds: map[string]*pyBinding{}}
 	root.walk(p.bind)
 	root.walk(p.visit)
 	if hasErr {
-		return ErrScriptSyntax
+		return ErrSyntax
 	}
 	return nil
 }
@@ -420,15 +420,15 @@ func (p *pyReader) lookup(name string) sval {
 	if !ok {
 		for _, m := range p.stars {
 			if _, known := pyTable().lookup(pyCanon(m + "." + name)); known {
-				return sval{s: ScriptHole, ref: pyCanon(m + "." + name)}
+				return sval{s: Hole, ref: pyCanon(m + "." + name)}
 			}
 		}
 		if pyBuiltins[name] {
-			return sval{s: ScriptHole, ref: pyCanon(name)}
+			return sval{s: Hole, ref: pyCanon(name)}
 		}
 		if !isASCIIIdent(name) {
 			// Python folds identifiers to NFKC: ｅｘｅｃ is exec.
-			return sval{s: ScriptHole, ref: pyNonASCII}
+			return sval{s: Hole, ref: pyNonASCII}
 		}
 		return unknownVal
 	}
@@ -436,7 +436,7 @@ func (p *pyReader) lookup(name string) sval {
 	case b.dirty:
 		return unknownVal
 	case b.ref != "":
-		return sval{s: ScriptHole, ref: pyCanon(b.ref)}
+		return sval{s: Hole, ref: pyCanon(b.ref)}
 	case b.state == 1:
 		return unknownVal
 	case b.state == 0:
@@ -527,9 +527,9 @@ func (p *pyReader) attr(obj sval, attr string) sval {
 		return unknownVal
 	case obj.ref != "":
 		if !isASCIIIdent(attr) {
-			return sval{s: ScriptHole, ref: pyNonASCII}
+			return sval{s: Hole, ref: pyNonASCII}
 		}
-		return sval{s: ScriptHole, ref: pyCanon(obj.ref + "." + attr)}
+		return sval{s: Hole, ref: pyCanon(obj.ref + "." + attr)}
 	}
 	return unknownVal
 }
@@ -544,9 +544,9 @@ func (p *pyReader) subscript(n *tnode) sval {
 		return pyEnv(key)
 	case obj.ref == "sys.modules":
 		if key.known && key.isStr() {
-			return sval{s: ScriptHole, ref: pyCanon(key.s)}
+			return sval{s: Hole, ref: pyCanon(key.s)}
 		}
-		return sval{s: ScriptHole, ref: pyDynamic}
+		return sval{s: Hole, ref: pyDynamic}
 	case strings.HasSuffix(obj.ref, ".__dict__") || obj.ref == "__dict__" || obj.ref == pyNamespace:
 		base := strings.TrimSuffix(strings.TrimSuffix(obj.ref, "__dict__"), ".")
 		if base == pyNamespace {
@@ -556,9 +556,9 @@ func (p *pyReader) subscript(n *tnode) sval {
 			if base == "" {
 				return p.lookupGlobal(key.s)
 			}
-			return sval{s: ScriptHole, ref: pyCanon(base + "." + key.s)}
+			return sval{s: Hole, ref: pyCanon(base + "." + key.s)}
 		}
-		return sval{s: ScriptHole, ref: pyDynamic}
+		return sval{s: Hole, ref: pyDynamic}
 	case obj.isList:
 		if i, err := strconv.Atoi(p.text(n.child("subscript"))); err == nil && i >= 0 && i < len(obj.list) {
 			return obj.list[i]
@@ -570,7 +570,7 @@ func (p *pyReader) subscript(n *tnode) sval {
 // lookupGlobal is globals()['name']: a builtin, or a name of the script.
 func (p *pyReader) lookupGlobal(name string) sval {
 	if name == "__builtins__" {
-		return sval{s: ScriptHole, ref: pyNamespace}
+		return sval{s: Hole, ref: pyNamespace}
 	}
 	return p.lookup(name)
 }
@@ -641,7 +641,7 @@ func (p *pyReader) callValue(n *tnode) sval {
 		return sval{s: v.s, known: v.known, words: true}
 	case "__import__", "importlib.import_module":
 		if v := c.at(0); v.known && v.isStr() {
-			return sval{s: ScriptHole, ref: pyCanon(v.s)}
+			return sval{s: Hole, ref: pyCanon(v.s)}
 		}
 	case "getattr":
 		obj, name := c.at(0), c.at(1)
@@ -649,15 +649,15 @@ func (p *pyReader) callValue(n *tnode) sval {
 			return p.attr(obj, name.s)
 		}
 	case "globals", "locals":
-		return sval{s: ScriptHole, ref: pyNamespace}
+		return sval{s: Hole, ref: pyNamespace}
 	case "eval", "exec", "compile", "execfile":
 		// What evaluated code returns may be anything: eval('os').
-		return sval{s: ScriptHole, ref: pyDynamic}
+		return sval{s: Hole, ref: pyDynamic}
 	case "vars":
 		if v := c.at(0); v.ref != "" {
-			return sval{s: ScriptHole, ref: v.ref + ".__dict__"}
+			return sval{s: Hole, ref: v.ref + ".__dict__"}
 		}
-		return sval{s: ScriptHole, ref: pyNamespace}
+		return sval{s: Hole, ref: pyNamespace}
 	}
 	return unknownVal
 }
@@ -713,7 +713,7 @@ func (p *pyReader) visit(n *tnode) {
 			return
 		}
 		if api == pyNonASCII || api == pyDynamic || api == pyNamespace {
-			p.r.add(ScriptEffect{Kind: "exec", API: p.text(n.child("function"))})
+			p.r.add(Effect{Kind: "exec", API: p.text(n.child("function"))})
 			return
 		}
 		if fn, ok := pyTable().lookup(api); ok {
@@ -726,7 +726,7 @@ func (p *pyReader) visit(n *tnode) {
 			if api == "eval" || api == "exec" || api == "compile" || api == "execfile" {
 				if v := c.at(0); v.known && v.isStr() {
 					if err := p.r.read("python", v.s, api); err != nil {
-						p.r.add(ScriptEffect{Kind: "exec", API: api})
+						p.r.add(Effect{Kind: "exec", API: api})
 					}
 				}
 			}
@@ -740,11 +740,11 @@ func (p *pyReader) visit(n *tnode) {
 			return
 		}
 		if v.ref == pyNonASCII {
-			p.r.add(ScriptEffect{Kind: "exec", API: p.text(n)})
+			p.r.add(Effect{Kind: "exec", API: p.text(n)})
 			return
 		}
 		if _, ok := pyTable().lookup(v.ref); ok {
-			p.r.add(ScriptEffect{Kind: pyKindOf(v.ref), API: v.ref})
+			p.r.add(Effect{Kind: pyKindOf(v.ref), API: v.ref})
 		}
 	}
 }
@@ -859,31 +859,31 @@ func pyUnescape(e string) (string, bool) {
 	case 'x', 'u', 'U':
 		v, err := strconv.ParseUint(e[2:], 16, 32)
 		if err != nil {
-			return ScriptHole, false
+			return Hole, false
 		}
 		if e[1] == 'x' && v < 0x100 {
 			return string([]byte{byte(v)}), true
 		}
 		if !utf8.ValidRune(rune(v)) {
-			return ScriptHole, false
+			return Hole, false
 		}
 		return string(rune(v)), true
 	case '0', '1', '2', '3', '4', '5', '6', '7':
 		v, err := strconv.ParseUint(e[1:], 8, 16)
 		if err != nil || v > 0xff {
-			return ScriptHole, false
+			return Hole, false
 		}
 		return string([]byte{byte(v)}), true
 	}
-	return ScriptHole, false
+	return Hole, false
 }
 
 // pySubprocess follows subprocess's own reading of args, shell= and
 // executable=.
-func pySubprocess(c *scall) []ScriptEffect {
+func pySubprocess(c *scall) []Effect {
 	args, ok := c.arg(0, "args")
 	if !ok {
-		return []ScriptEffect{{Kind: "exec", API: c.api}}
+		return []Effect{{Kind: "exec", API: c.api}}
 	}
 	shell, hasShell := c.kw["shell"]
 	if hasShell && shell.truth == 0 {
@@ -893,28 +893,28 @@ func pySubprocess(c *scall) []ScriptEffect {
 			e = shellEffect(c.api, args.list[0])
 		}
 		e.Shell, e.Known = true, false
-		return []ScriptEffect{e}
+		return []Effect{e}
 	}
 	if shell.truth == 1 {
 		// POSIX: [sh, -c, args[0], args[1:]…] — args[0] is the line.
 		if args.isList {
 			if len(args.list) == 0 {
-				return []ScriptEffect{{Kind: "exec", Shell: true, API: c.api}}
+				return []Effect{{Kind: "exec", Shell: true, API: c.api}}
 			}
-			return []ScriptEffect{shellEffect(c.api, args.list[0])}
+			return []Effect{shellEffect(c.api, args.list[0])}
 		}
-		return []ScriptEffect{shellEffect(c.api, args)}
+		return []Effect{shellEffect(c.api, args)}
 	}
-	var e ScriptEffect
+	var e Effect
 	switch {
 	case args.isList || args.words:
 		e = argvEffect(c.api, []sval{args})
 	case args.isStr():
 		// Without a shell a string is the program's name, alone.
 		s, k := args.str()
-		e = ScriptEffect{Kind: "exec", Args: []string{s}, Known: k, API: c.api}
+		e = Effect{Kind: "exec", Args: []string{s}, Known: k, API: c.api}
 	default:
-		e = ScriptEffect{Kind: "exec", API: c.api}
+		e = Effect{Kind: "exec", API: c.api}
 	}
 	if exe, ok := c.kw["executable"]; ok && !e.Shell {
 		s, k := exe.str()
@@ -925,12 +925,12 @@ func pySubprocess(c *scall) []ScriptEffect {
 		}
 		e.Known = e.Known && k
 	}
-	return []ScriptEffect{e}
+	return []Effect{e}
 }
 
 // pyExecFamily reads os.exec*, os.spawn* and os.posix_spawn*: the path or
 // file, then the argv whose first element is only argv[0].
-func pyExecFamily(c *scall) []ScriptEffect {
+func pyExecFamily(c *scall) []Effect {
 	_, name := splitAPI(c.api)
 	args := c.args
 	if strings.HasPrefix(name, "spawn") {
@@ -950,7 +950,7 @@ func pyExecFamily(c *scall) []ScriptEffect {
 			e := argvEffect(c.api, []sval{prog, unknownVal})
 			e.Args = e.Args[:1]
 			e.Known = false
-			return []ScriptEffect{e}
+			return []Effect{e}
 		}
 		argv = args[1].list
 	default:
@@ -967,11 +967,11 @@ func pyExecFamily(c *scall) []ScriptEffect {
 	if c.spread {
 		e.Known = false
 	}
-	return []ScriptEffect{e}
+	return []Effect{e}
 }
 
 // pyArgvRest reads pty.spawn(argv) and create_subprocess_exec(prog, *args).
-func pyArgvRest(c *scall) []ScriptEffect {
+func pyArgvRest(c *scall) []Effect {
 	if len(c.args) == 1 {
 		return argvAt(0, "")(c)
 	}
@@ -979,13 +979,13 @@ func pyArgvRest(c *scall) []ScriptEffect {
 }
 
 // pyShModule reads the sh package: sh.rm('-rf', p) runs rm.
-func pyShModule(c *scall) []ScriptEffect {
+func pyShModule(c *scall) []Effect {
 	_, prog := splitAPI(c.api)
 	return argvRest(0)(&scall{api: c.api, args: append([]sval{lit(prog)}, c.args...), spread: c.spread})
 }
 
 // pyRemove reads os.remove(p) and Path(p).unlink().
-func pyRemove(c *scall) []ScriptEffect {
+func pyRemove(c *scall) []Effect {
 	if strings.HasPrefix(c.api, "pathlib.Path.") {
 		return recvPath("remove", false)(c)
 	}
@@ -993,11 +993,11 @@ func pyRemove(c *scall) []ScriptEffect {
 	if !ok {
 		v = unknownVal
 	}
-	return []ScriptEffect{pathEffect(c, "remove", pyPathArg(v))}
+	return []Effect{pathEffect(c, "remove", pyPathArg(v))}
 }
 
 // pyOpen reads open(file, mode) and os.open(path, flags).
-func pyOpen(c *scall) []ScriptEffect {
+func pyOpen(c *scall) []Effect {
 	var target, mode sval
 	var hasMode bool
 	if c.api == "pathlib.Path.open" {
@@ -1021,25 +1021,25 @@ func pyOpen(c *scall) []ScriptEffect {
 			flags = c.texts[1]
 		}
 		if strings.Contains(flags, "WRONLY") || strings.Contains(flags, "RDWR") || strings.Contains(flags, "CREAT") || strings.Contains(flags, "TRUNC") || strings.Contains(flags, "APPEND") {
-			return []ScriptEffect{pathEffect(c, "write", target)}
+			return []Effect{pathEffect(c, "write", target)}
 		}
 		if !hasMode || strings.Contains(flags, "RDONLY") {
-			return []ScriptEffect{pathEffect(c, "read", target)}
+			return []Effect{pathEffect(c, "read", target)}
 		}
 		e := pathEffect(c, "write", target)
 		e.Known = false
-		return []ScriptEffect{e}
+		return []Effect{e}
 	}
 	if !hasMode {
-		return []ScriptEffect{pathEffect(c, "read", target)}
+		return []Effect{pathEffect(c, "read", target)}
 	}
 	m, known := mode.str()
 	if !known {
 		e := pathEffect(c, "write", target)
 		e.Known = false
-		return []ScriptEffect{e}
+		return []Effect{e}
 	}
-	var out []ScriptEffect
+	var out []Effect
 	if strings.ContainsRune(m, 'r') || !strings.ContainsAny(m, "wax") {
 		out = append(out, pathEffect(c, "read", target))
 	}
@@ -1051,7 +1051,7 @@ func pyOpen(c *scall) []ScriptEffect {
 
 // pyEval reads eval/exec of code: literal code is read in turn (by the
 // caller); any other is not known.
-func pyEval(c *scall) []ScriptEffect {
+func pyEval(c *scall) []Effect {
 	if v := c.at(0); v.known && v.isStr() {
 		return nil
 	}
@@ -1059,7 +1059,7 @@ func pyEval(c *scall) []ScriptEffect {
 }
 
 // pyImport reads __import__(name): a computed module name is not known.
-func pyImport(c *scall) []ScriptEffect {
+func pyImport(c *scall) []Effect {
 	if v := c.at(0); v.known && v.isStr() {
 		return nil
 	}
@@ -1068,7 +1068,7 @@ func pyImport(c *scall) []ScriptEffect {
 
 // pyGetattr reads getattr(module, name): a computed name on a module may
 // reach any of its functions.
-func pyGetattr(c *scall) []ScriptEffect {
+func pyGetattr(c *scall) []Effect {
 	obj, name := c.at(0), c.at(1)
 	if obj.ref != "" && obj.ref != pyPathObj && !(name.known && name.isStr()) {
 		return unknownExec(c)

@@ -1,4 +1,4 @@
-package guard
+package script
 
 import (
 	"errors"
@@ -9,8 +9,8 @@ import (
 	"time"
 )
 
-// ScriptEffect is one thing a script would do that the guard must check.
-type ScriptEffect struct {
+// Effect is one thing a script would do that the guard must check.
+type Effect struct {
 	// Kind is "exec" (runs a program), "remove" (deletes a path),
 	// "read" (reads a file's contents), "write" (writes, creates or
 	// truncates a file), "chmod" (changes a path's mode or owner) or
@@ -25,21 +25,21 @@ type ScriptEffect struct {
 	// Recursive reports the removal of a whole tree.
 	Recursive bool
 	// Known is false when an argument is not a literal the guard can
-	// compute: the parts that could not be computed read ScriptHole, and
+	// compute: the parts that could not be computed read Hole, and
 	// Args is empty when not even their number is known.
 	Known bool
 	// API is the call, for explanations ("shutil.rmtree").
 	API string
 }
 
-// ScriptHole stands, inside an argument, for a part that is not a literal
+// Hole stands, inside an argument, for a part that is not a literal
 // (a variable, a call, an f-string's hole).
-const ScriptHole = "…"
+const Hole = "…"
 
 // String renders the effect compactly, for tests and logs: the kind, then
 // -r (recursive), sh (shell line) and ? (not known), then the quoted
 // arguments.
-func (e ScriptEffect) String() string {
+func (e Effect) String() string {
 	var b strings.Builder
 	b.WriteString(e.Kind)
 	if e.Recursive {
@@ -63,13 +63,13 @@ func (e ScriptEffect) String() string {
 // whole, to the engine binary, which reads it.
 var ErrNeedsEngine = errors.New("reading this code needs sentinel's engine")
 
-// ErrScriptSyntax is returned, with the effects found in what could be
+// ErrSyntax is returned, with the effects found in what could be
 // read, for code the grammar or lexer could not read whole.
-var ErrScriptSyntax = errors.New("the code does not parse")
+var ErrSyntax = errors.New("the code does not parse")
 
-// MaxScriptSize bounds the code ScriptEffects reads; longer code is an
+// MaxSize bounds the code Effects reads; longer code is an
 // error, which the guard turns into a question.
-const MaxScriptSize = 1 << 20
+const MaxSize = 1 << 20
 
 // maxScriptDepth bounds how deep eval("…") of literal code is followed.
 const maxScriptDepth = 6
@@ -78,11 +78,11 @@ const maxScriptDepth = 6
 // on some input must not hang the hook.
 const scriptParseTimeout = 250 * time.Millisecond
 
-// ScriptEffects parses src in lang ("python", "javascript", "typescript",
+// Effects parses src in lang ("python", "javascript", "typescript",
 // "ruby", "php", "perl", "awk") and lists its effects. An error means it
 // could not read the code whole: the effects found in what it could read
 // come with it, and the guard then asks or denies.
-func ScriptEffects(lang, src string) ([]ScriptEffect, error) {
+func Effects(lang, src string) ([]Effect, error) {
 	r := &scriptRun{}
 	defer r.close()
 	err := r.read(lang, src, "")
@@ -92,14 +92,14 @@ func ScriptEffects(lang, src string) ([]ScriptEffect, error) {
 	return r.out, err
 }
 
-// scriptRun is one ScriptEffects call: its parsers, reused by the code
+// scriptRun is one Effects call: its parsers, reused by the code
 // that eval of a literal string brings in, and the effects found.
 type scriptRun struct {
 	parsers scriptParsers
 	// needsEngine records that some code went unread for want of a
 	// grammar, whatever a reader made of the error.
 	needsEngine bool
-	out         []ScriptEffect
+	out         []Effect
 	depth       int
 }
 
@@ -123,11 +123,11 @@ func (r *scriptRun) parse(grammar string, src []byte) (root *tnode, hasError boo
 // brought it in, "" at the top.
 func (r *scriptRun) read(lang, src, via string) error {
 	if r.depth >= maxScriptDepth {
-		r.add(ScriptEffect{Kind: "exec", API: via})
+		r.add(Effect{Kind: "exec", API: via})
 		return fmt.Errorf("code evaluated more than %d levels deep", maxScriptDepth)
 	}
-	if len(src) > MaxScriptSize {
-		return fmt.Errorf("%d bytes of %s code: more than %d", len(src), lang, MaxScriptSize)
+	if len(src) > MaxSize {
+		return fmt.Errorf("%d bytes of %s code: more than %d", len(src), lang, MaxSize)
 	}
 	r.depth++
 	defer func() { r.depth-- }()
@@ -181,7 +181,7 @@ func scriptMentions(src string, markers []string) bool {
 }
 
 // add records an effect once.
-func (r *scriptRun) add(e ScriptEffect) {
+func (r *scriptRun) add(e Effect) {
 	for _, o := range r.out {
 		if o.Kind == e.Kind && o.Shell == e.Shell && o.Recursive == e.Recursive && o.Known == e.Known && o.API == e.API && slicesEqual(o.Args, e.Args) {
 			return
@@ -258,7 +258,7 @@ func (n *tnode) walk(fn func(*tnode)) {
 
 // sval is what a reader computes for an expression.
 type sval struct {
-	// s is the string, with ScriptHole for the parts not known.
+	// s is the string, with Hole for the parts not known.
 	s string
 	// known reports a string wholly computed from literals.
 	known bool
@@ -279,20 +279,20 @@ type sval struct {
 
 func lit(s string) sval { return sval{s: s, known: true} }
 
-var unknownVal = sval{s: ScriptHole}
+var unknownVal = sval{s: Hole}
 
 func listVal(items []sval) sval { return sval{isList: true, list: items} }
 
 // isStr reports a plain string value.
 func (v sval) isStr() bool { return !v.isList && v.ref == "" && v.obj == nil && v.truth == 0 }
 
-// str returns the value as an argument string, ScriptHole when it is not
+// str returns the value as an argument string, Hole when it is not
 // a string.
 func (v sval) str() (string, bool) {
 	if v.isStr() {
 		return v.s, v.known
 	}
-	return ScriptHole, false
+	return Hole, false
 }
 
 // concat joins two values as strings.
@@ -386,11 +386,11 @@ func (c *scall) at(i int) sval {
 }
 
 // effectFn turns a resolved call into effects.
-type effectFn func(c *scall) []ScriptEffect
+type effectFn func(c *scall) []Effect
 
 // pathEffect builds a path effect from values.
-func pathEffect(c *scall, kind string, vals ...sval) ScriptEffect {
-	e := ScriptEffect{Kind: kind, Known: true, API: c.api}
+func pathEffect(c *scall, kind string, vals ...sval) Effect {
+	e := Effect{Kind: kind, Known: true, API: c.api}
 	for _, v := range vals {
 		s, k := v.str()
 		e.Args = append(e.Args, s)
@@ -415,18 +415,18 @@ func pathsOf(vals []sval) []sval {
 
 // pathAt is an effect on the path in argument i (or the named one).
 func pathAt(kind string, i int, name string) effectFn {
-	return func(c *scall) []ScriptEffect {
+	return func(c *scall) []Effect {
 		v, ok := c.arg(i, name)
 		if !ok {
 			v = unknownVal
 		}
-		return []ScriptEffect{pathEffect(c, kind, v)}
+		return []Effect{pathEffect(c, kind, v)}
 	}
 }
 
 // removeAt removes the path in argument i; recursive for a tree.
 func removeAt(i int, name string, recursive bool) effectFn {
-	return func(c *scall) []ScriptEffect {
+	return func(c *scall) []Effect {
 		e := pathAt("remove", i, name)(c)
 		e[0].Recursive = recursive
 		return e
@@ -435,7 +435,7 @@ func removeAt(i int, name string, recursive bool) effectFn {
 
 // eachPath is an effect on every argument from i on, lists flattened.
 func eachPath(kind string, i int, recursive bool) effectFn {
-	return func(c *scall) []ScriptEffect {
+	return func(c *scall) []Effect {
 		var vals []sval
 		if i < len(c.args) {
 			vals = pathsOf(c.args[i:])
@@ -443,7 +443,7 @@ func eachPath(kind string, i int, recursive bool) effectFn {
 		if c.spread || len(vals) == 0 {
 			vals = append(vals, unknownVal)
 		}
-		var out []ScriptEffect
+		var out []Effect
 		for _, v := range vals {
 			e := pathEffect(c, kind, v)
 			e.Recursive = recursive
@@ -455,52 +455,52 @@ func eachPath(kind string, i int, recursive bool) effectFn {
 
 // recvPath is an effect on the receiver, a path object (Path(p).unlink()).
 func recvPath(kind string, recursive bool) effectFn {
-	return func(c *scall) []ScriptEffect {
+	return func(c *scall) []Effect {
 		e := pathEffect(c, kind, sval{s: c.recv.s, known: c.recv.known})
 		e.Recursive = recursive
-		return []ScriptEffect{e}
+		return []Effect{e}
 	}
 }
 
 // copyFrom reads argument i and writes argument j (a copy).
 func copyFrom(i, j int) effectFn {
-	return func(c *scall) []ScriptEffect {
-		return []ScriptEffect{pathEffect(c, "read", c.at(i)), pathEffect(c, "write", c.at(j))}
+	return func(c *scall) []Effect {
+		return []Effect{pathEffect(c, "read", c.at(i)), pathEffect(c, "write", c.at(j))}
 	}
 }
 
 // renameFrom moves argument i to argument j.
 func renameFrom(i, j int) effectFn {
-	return func(c *scall) []ScriptEffect {
-		return []ScriptEffect{pathEffect(c, "rename", c.at(i), c.at(j))}
+	return func(c *scall) []Effect {
+		return []Effect{pathEffect(c, "rename", c.at(i), c.at(j))}
 	}
 }
 
 // shellAt runs argument i (or the named one) as a shell command line.
 func shellAt(i int, name string) effectFn {
-	return func(c *scall) []ScriptEffect {
+	return func(c *scall) []Effect {
 		v, ok := c.arg(i, name)
 		if !ok {
 			v = unknownVal
 		}
-		return []ScriptEffect{shellEffect(c.api, v)}
+		return []Effect{shellEffect(c.api, v)}
 	}
 }
 
-func shellEffect(api string, v sval) ScriptEffect {
+func shellEffect(api string, v sval) Effect {
 	if v.isList {
 		return argvEffect(api, v.list)
 	}
 	s, k := v.str()
-	return ScriptEffect{Kind: "exec", Shell: true, Args: []string{s}, Known: k, API: api}
+	return Effect{Kind: "exec", Shell: true, Args: []string{s}, Known: k, API: api}
 }
 
 // argvEffect runs the values as an argv.
-func argvEffect(api string, vals []sval) ScriptEffect {
+func argvEffect(api string, vals []sval) Effect {
 	if len(vals) == 1 && vals[0].isList {
 		vals = vals[0].list
 	}
-	e := ScriptEffect{Kind: "exec", Known: len(vals) > 0, API: api}
+	e := Effect{Kind: "exec", Known: len(vals) > 0, API: api}
 	for _, v := range vals {
 		if v.isList {
 			// A list inside the argv (Ruby's [cmd, argv0]) or a
@@ -513,7 +513,7 @@ func argvEffect(api string, vals []sval) ScriptEffect {
 		}
 		if v.words {
 			// shlex.split(line): the line, read as a shell would.
-			return ScriptEffect{Kind: "exec", Shell: true, Args: []string{v.s}, Known: v.known, API: api}
+			return Effect{Kind: "exec", Shell: true, Args: []string{v.s}, Known: v.known, API: api}
 		}
 		s, k := v.str()
 		e.Args = append(e.Args, s)
@@ -525,42 +525,42 @@ func argvEffect(api string, vals []sval) ScriptEffect {
 // argvAt runs argument i as an argv: a list, or one string naming the
 // program alone.
 func argvAt(i int, name string) effectFn {
-	return func(c *scall) []ScriptEffect {
+	return func(c *scall) []Effect {
 		v, ok := c.arg(i, name)
 		if !ok {
 			v = unknownVal
 		}
 		if v.isList || v.words {
-			return []ScriptEffect{argvEffect(c.api, []sval{v})}
+			return []Effect{argvEffect(c.api, []sval{v})}
 		}
 		if v.isStr() && v.known {
-			return []ScriptEffect{argvEffect(c.api, []sval{v})}
+			return []Effect{argvEffect(c.api, []sval{v})}
 		}
-		return []ScriptEffect{{Kind: "exec", API: c.api}}
+		return []Effect{{Kind: "exec", API: c.api}}
 	}
 }
 
 // argvRest runs the arguments from i on as an argv, lists flattened.
 func argvRest(i int) effectFn {
-	return func(c *scall) []ScriptEffect {
+	return func(c *scall) []Effect {
 		var vals []sval
 		if i < len(c.args) {
 			vals = append(vals, c.args[i:]...)
 		}
 		if len(vals) == 0 {
-			return []ScriptEffect{{Kind: "exec", API: c.api}}
+			return []Effect{{Kind: "exec", API: c.api}}
 		}
 		e := argvEffect(c.api, pathsOf(vals))
 		if c.spread {
 			e.Known = false
 		}
-		return []ScriptEffect{e}
+		return []Effect{e}
 	}
 }
 
 // unknownExec runs something the guard cannot compute.
-func unknownExec(c *scall) []ScriptEffect {
-	return []ScriptEffect{{Kind: "exec", API: c.api}}
+func unknownExec(c *scall) []Effect {
+	return []Effect{{Kind: "exec", API: c.api}}
 }
 
 // splitAPI returns the part of an API name before the last dot and after.
@@ -583,7 +583,7 @@ func isASCIIIdent(s string) bool {
 }
 
 // scriptSample is a piece of code and the effects it must yield, as
-// ScriptEffect.String renders them, in order; none for a negative sample.
+// Effect.String renders them, in order; none for a negative sample.
 type scriptSample struct {
 	src  string
 	want []string

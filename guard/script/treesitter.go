@@ -1,6 +1,6 @@
 //go:build !sentinel_front
 
-package guard
+package script
 
 import (
 	"context"
@@ -31,7 +31,7 @@ func grammar(name string) *sitter.Language {
 	return nil
 }
 
-// scriptParsers are the parsers of one ScriptEffects call, one per
+// scriptParsers are the parsers of one Effects call, one per
 // grammar, reused by the code that eval of a literal string brings in.
 type scriptParsers struct {
 	parsers map[string]*sitter.Parser

@@ -1,6 +1,6 @@
 //go:build sentinel_front
 
-package guard
+package script
 
 // scriptParsers is empty in the front binary, which links no grammar: the
 // few events whose code needs one are handed to the engine binary.

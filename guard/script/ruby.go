@@ -1,4 +1,4 @@
-package guard
+package script
 
 import (
 	"strings"
@@ -164,14 +164,14 @@ func readRuby(r *scriptRun, src string) error {
 	b := []byte(src)
 	root, hasErr, err := r.parse("ruby", b)
 	if err != nil {
-		r.add(ScriptEffect{Kind: "exec", API: "ruby"})
+		r.add(Effect{Kind: "exec", API: "ruby"})
 		return err
 	}
 	p := &rbReader{r: r, src: b, binds: map[string]*pyBinding{}}
 	root.walk(p.bind)
 	root.walk(p.visit)
 	if hasErr {
-		return ErrScriptSyntax
+		return ErrSyntax
 	}
 	return nil
 }
@@ -288,11 +288,11 @@ func (p *rbReader) eval(n *tnode) sval {
 		if b, ok := p.binds[p.text(n)]; ok && !b.dirty {
 			return p.lookup(p.text(n))
 		}
-		return sval{s: ScriptHole, ref: p.text(n)}
+		return sval{s: Hole, ref: p.text(n)}
 	case "scope_resolution":
 		scope := p.eval(n.child("scope"))
 		if scope.ref != "" {
-			return sval{s: ScriptHole, ref: scope.ref + "::" + p.text(n.child("name"))}
+			return sval{s: Hole, ref: scope.ref + "::" + p.text(n.child("name"))}
 		}
 	case "element_reference":
 		obj := p.eval(n.child("object"))
@@ -353,7 +353,7 @@ func (p *rbReader) callValue(n *tnode) sval {
 		return joinVals(recv, sep)
 	case "method":
 		if v := c.at(0); v.known {
-			return sval{s: ScriptHole, ref: rbCanon(v.s)}
+			return sval{s: Hole, ref: rbCanon(v.s)}
 		}
 	}
 	return unknownVal
@@ -450,7 +450,7 @@ func (p *rbReader) send(n *tnode, api string, c *scall) {
 	base, _ := splitAPI(api)
 	if !(name.known && name.isStr()) {
 		// A computed name may be any method, Kernel's included.
-		p.r.add(ScriptEffect{Kind: "exec", API: api})
+		p.r.add(Effect{Kind: "exec", API: api})
 		return
 	}
 	target := name.s
@@ -475,7 +475,7 @@ func (p *rbReader) apply(api string, c *scall) {
 	if api == "eval" || strings.HasSuffix(api, "_eval") || api == "binding.eval" || strings.HasSuffix(api, ".eval") {
 		if v := c.at(0); v.known && v.isStr() {
 			if err := p.r.read("ruby", v.s, api); err != nil {
-				p.r.add(ScriptEffect{Kind: "exec", API: api})
+				p.r.add(Effect{Kind: "exec", API: api})
 			}
 		}
 	}
@@ -515,7 +515,7 @@ func (p *rbReader) str(n *tnode) sval {
 // rbCommand reads system, exec, spawn, IO.popen and Open3: an
 // environment hash first and an options hash last are not the command;
 // one string is a shell line, more are an argv.
-func rbCommand(c *scall) []ScriptEffect {
+func rbCommand(c *scall) []Effect {
 	args := c.args
 	if len(args) > 0 && args[0].obj != nil {
 		args = args[1:]
@@ -530,39 +530,39 @@ func rbCommand(c *scall) []ScriptEffect {
 		v := args[0]
 		switch {
 		case v.words:
-			return []ScriptEffect{shellEffect(c.api, sval{s: v.s, known: v.known})}
+			return []Effect{shellEffect(c.api, sval{s: v.s, known: v.known})}
 		case v.isList && c.api == "IO.popen":
-			return []ScriptEffect{argvEffect(c.api, v.list)}
+			return []Effect{argvEffect(c.api, v.list)}
 		case v.isList:
 			// [cmd, argv0] alone: the program, without arguments.
-			return []ScriptEffect{argvEffect(c.api, []sval{v})}
+			return []Effect{argvEffect(c.api, []sval{v})}
 		}
-		return []ScriptEffect{shellEffect(c.api, v)}
+		return []Effect{shellEffect(c.api, v)}
 	}
 	e := argvEffect(c.api, args)
 	if c.spread {
 		e.Known = false
 	}
-	return []ScriptEffect{e}
+	return []Effect{e}
 }
 
 // rbOpen reads Kernel#open and IO.read: a path starting with | runs a
 // command; otherwise the mode decides.
-func rbOpen(c *scall) []ScriptEffect {
+func rbOpen(c *scall) []Effect {
 	v := c.at(0)
 	if strings.HasPrefix(v.s, "|") && c.api != "File.open" && c.api != "File.new" {
 		line := sval{s: v.s[1:], known: v.known}
-		return []ScriptEffect{shellEffect(c.api, line)}
+		return []Effect{shellEffect(c.api, line)}
 	}
-	if !v.known && c.api != "File.open" && c.api != "File.new" && strings.HasPrefix(v.s, ScriptHole) {
+	if !v.known && c.api != "File.open" && c.api != "File.new" && strings.HasPrefix(v.s, Hole) {
 		// open(x) with x computed may be a pipe.
-		return []ScriptEffect{{Kind: "exec", Shell: true, Args: []string{ScriptHole}, API: c.api}}
+		return []Effect{{Kind: "exec", Shell: true, Args: []string{Hole}, API: c.api}}
 	}
 	switch c.api {
 	case "IO.write":
-		return []ScriptEffect{pathEffect(c, "write", v)}
+		return []Effect{pathEffect(c, "write", v)}
 	case "IO.read", "IO.readlines", "IO.foreach", "IO.binread":
-		return []ScriptEffect{pathEffect(c, "read", v)}
+		return []Effect{pathEffect(c, "read", v)}
 	}
 	mode, ok := c.arg(1, "")
 	if !ok {
@@ -571,15 +571,15 @@ func rbOpen(c *scall) []ScriptEffect {
 		}
 	}
 	if !ok {
-		return []ScriptEffect{pathEffect(c, "read", v)}
+		return []Effect{pathEffect(c, "read", v)}
 	}
 	m, known := mode.str()
 	if !known {
 		e := pathEffect(c, "write", v)
 		e.Known = false
-		return []ScriptEffect{e}
+		return []Effect{e}
 	}
-	var out []ScriptEffect
+	var out []Effect
 	if strings.ContainsRune(m, 'r') {
 		out = append(out, pathEffect(c, "read", v))
 	}
@@ -590,7 +590,7 @@ func rbOpen(c *scall) []ScriptEffect {
 }
 
 // rbWrite writes the first argument, or each listed path for touch.
-func rbWrite(c *scall) []ScriptEffect {
+func rbWrite(c *scall) []Effect {
 	if c.api == "FileUtils.touch" {
 		return eachPath("write", 0, false)(c)
 	}
@@ -598,7 +598,7 @@ func rbWrite(c *scall) []ScriptEffect {
 }
 
 // rbEval reads eval of code: literal code is read in turn by the caller.
-func rbEval(c *scall) []ScriptEffect {
+func rbEval(c *scall) []Effect {
 	if v := c.at(0); v.known && v.isStr() {
 		return nil
 	}

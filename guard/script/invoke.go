@@ -1,4 +1,4 @@
-package guard
+package script
 
 import (
 	"path"
@@ -12,13 +12,13 @@ var pythonName = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^(python|pypy)([0-9]+(\.[0-9]+)*)?[tdm]?$`)
 })
 
-// InterpreterInvocation recognises an interpreter command line (argv
+// Invocation recognises an interpreter command line (argv
 // stripped of wrappers) and returns the language and the code it runs
 // from the command line, or fromStdin when it reads its program from
 // standard input. ok is false for anything else, a run of a script file
 // included (python3 x.py, awk -f prog.awk), which is not an inline
 // program.
-func InterpreterInvocation(argv []string) (lang string, code string, fromStdin bool, ok bool) {
+func Invocation(argv []string) (lang string, code string, fromStdin bool, ok bool) {
 	if len(argv) == 0 {
 		return "", "", false, false
 	}

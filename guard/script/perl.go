@@ -1,4 +1,4 @@
-package guard
+package script
 
 import (
 	"strconv"
@@ -100,7 +100,7 @@ func plRules() []scriptRule {
 				{`require strict; do { 1 } while 0;`, nil},
 			}},
 		{apis: []string{"open3", "IPC::Open3::open3", "open2", "IPC::Open2::open2"},
-			fn: func(c *scall) []ScriptEffect {
+			fn: func(c *scall) []Effect {
 				i := 3
 				if strings.HasSuffix(c.api, "open2") {
 					i = 2
@@ -169,7 +169,7 @@ type plHeredoc struct {
 // fail records that the code does not lex and stops.
 func (l *plLexer) fail() {
 	if l.err == nil {
-		l.err = ErrScriptSyntax
+		l.err = ErrSyntax
 	}
 	l.pos = len(l.src)
 }
@@ -943,7 +943,7 @@ func (p *plReader) scan() {
 		if name == "eval" {
 			if v := c.at(0); v.known && v.isStr() {
 				if err := p.r.read("perl", v.s, "eval"); err != nil {
-					p.r.add(ScriptEffect{Kind: "exec", API: "eval"})
+					p.r.add(Effect{Kind: "exec", API: "eval"})
 				}
 			}
 		}
@@ -952,28 +952,28 @@ func (p *plReader) scan() {
 
 // plCommand reads system and exec: one string is a shell line, more
 // are an argv.
-func plCommand(c *scall) []ScriptEffect {
+func plCommand(c *scall) []Effect {
 	if len(c.args) == 0 {
 		return unknownExec(c)
 	}
 	if len(c.args) == 1 && !c.spread {
 		if c.args[0].isList {
-			return []ScriptEffect{argvEffect(c.api, c.args[0].list)}
+			return []Effect{argvEffect(c.api, c.args[0].list)}
 		}
-		return []ScriptEffect{shellEffect(c.api, c.args[0])}
+		return []Effect{shellEffect(c.api, c.args[0])}
 	}
 	e := argvEffect(c.api, pathsOf(c.args))
 	if c.spread {
 		e.Known = false
 	}
-	return []ScriptEffect{e}
+	return []Effect{e}
 }
 
 // plOpen reads open's two- and three-argument forms.
-func plOpen(c *scall) []ScriptEffect {
+func plOpen(c *scall) []Effect {
 	if len(c.args) < 2 {
 		if c.spread || len(c.args) == 1 {
-			return []ScriptEffect{{Kind: "exec", Shell: true, API: c.api}}
+			return []Effect{{Kind: "exec", Shell: true, API: c.api}}
 		}
 		return nil
 	}
@@ -983,20 +983,20 @@ func plOpen(c *scall) []ScriptEffect {
 		t := strings.TrimSpace(m)
 		switch {
 		case strings.HasPrefix(t, "|"):
-			return []ScriptEffect{shellEffect(c.api, sval{s: strings.TrimSpace(t[1:]), known: known})}
+			return []Effect{shellEffect(c.api, sval{s: strings.TrimSpace(t[1:]), known: known})}
 		case strings.HasSuffix(t, "|"):
-			return []ScriptEffect{shellEffect(c.api, sval{s: strings.TrimSpace(strings.TrimSuffix(t, "|")), known: known})}
-		case !known && strings.HasPrefix(t, ScriptHole):
+			return []Effect{shellEffect(c.api, sval{s: strings.TrimSpace(strings.TrimSuffix(t, "|")), known: known})}
+		case !known && strings.HasPrefix(t, Hole):
 			// A computed name may be a pipe.
-			return []ScriptEffect{{Kind: "exec", Shell: true, Args: []string{m}, API: c.api}}
+			return []Effect{{Kind: "exec", Shell: true, Args: []string{m}, API: c.api}}
 		case strings.HasPrefix(t, ">") || strings.HasPrefix(t, "+<") || strings.HasPrefix(t, "+>"):
 			p := strings.TrimSpace(strings.TrimLeft(t, "+<>"))
-			return []ScriptEffect{pathEffect(c, "write", sval{s: p, known: known})}
+			return []Effect{pathEffect(c, "write", sval{s: p, known: known})}
 		case t == "-":
 			return nil
 		}
 		p := strings.TrimSpace(strings.TrimPrefix(t, "<"))
-		return []ScriptEffect{pathEffect(c, "read", sval{s: p, known: known})}
+		return []Effect{pathEffect(c, "read", sval{s: p, known: known})}
 	}
 	m, known := mode.str()
 	if i := strings.IndexByte(m, ':'); i >= 0 {
@@ -1007,26 +1007,26 @@ func plOpen(c *scall) []ScriptEffect {
 	case !known:
 		e := pathEffect(c, "write", target)
 		e.Known = false
-		return []ScriptEffect{e}
+		return []Effect{e}
 	case m == "-|" || m == "|-":
 		if len(c.args) == 3 && !c.spread {
-			return []ScriptEffect{shellEffect(c.api, target)}
+			return []Effect{shellEffect(c.api, target)}
 		}
 		e := argvEffect(c.api, pathsOf(c.args[2:]))
 		if c.spread {
 			e.Known = false
 		}
-		return []ScriptEffect{e}
+		return []Effect{e}
 	case m == "<":
-		return []ScriptEffect{pathEffect(c, "read", target)}
+		return []Effect{pathEffect(c, "read", target)}
 	case m == "+<":
-		return []ScriptEffect{pathEffect(c, "read", target), pathEffect(c, "write", target)}
+		return []Effect{pathEffect(c, "read", target), pathEffect(c, "write", target)}
 	}
-	return []ScriptEffect{pathEffect(c, "write", target)}
+	return []Effect{pathEffect(c, "write", target)}
 }
 
 // plEval reads eval STRING, do FILE and require EXPR.
-func plEval(c *scall) []ScriptEffect {
+func plEval(c *scall) []Effect {
 	v := c.at(0)
 	switch c.api {
 	case "eval":
@@ -1038,7 +1038,7 @@ func plEval(c *scall) []ScriptEffect {
 		}
 	case "do":
 		if v.known && v.isStr() {
-			return []ScriptEffect{argvEffect(c.api, []sval{lit("perl"), v})}
+			return []Effect{argvEffect(c.api, []sval{lit("perl"), v})}
 		}
 	case "require":
 		if v.known || len(c.args) == 0 && !c.spread {

@@ -1,4 +1,4 @@
-package guard
+package script
 
 import (
 	"strconv"
@@ -31,10 +31,10 @@ func phpRules() []scriptRule {
 				{"\\system(\"echo \\x41\");", []string{`exec sh "echo A"`}},
 			}},
 		{apis: []string{"proc_open"},
-			fn: func(c *scall) []ScriptEffect {
+			fn: func(c *scall) []Effect {
 				v := c.at(0)
 				if v.isList {
-					return []ScriptEffect{argvEffect(c.api, v.list)}
+					return []Effect{argvEffect(c.api, v.list)}
 				}
 				return shellAt(0, "")(c)
 			},
@@ -43,7 +43,7 @@ func phpRules() []scriptRule {
 				{"proc_open(['git', 'clean', '-fdx'], [], $p);", []string{`exec "git" "clean" "-fdx"`}},
 			}},
 		{apis: []string{"pcntl_exec"},
-			fn: func(c *scall) []ScriptEffect {
+			fn: func(c *scall) []Effect {
 				args := []sval{c.at(0)}
 				if a, ok := c.arg(1, ""); ok {
 					if a.isList {
@@ -52,7 +52,7 @@ func phpRules() []scriptRule {
 						args = append(args, unknownVal)
 					}
 				}
-				return []ScriptEffect{argvEffect(c.api, args)}
+				return []Effect{argvEffect(c.api, args)}
 			},
 			samples: []scriptSample{
 				{"pcntl_exec('/bin/rm', ['-rf', '/']);", []string{`exec "/bin/rm" "-rf" "/"`}},
@@ -72,18 +72,18 @@ func phpRules() []scriptRule {
 				{"readfile('id_rsa');", []string{`read "id_rsa"`}},
 			}},
 		{apis: []string{"fopen", "SplFileObject"},
-			fn: func(c *scall) []ScriptEffect {
+			fn: func(c *scall) []Effect {
 				mode, ok := c.arg(1, "")
 				if !ok {
-					return []ScriptEffect{pathEffect(c, "read", c.at(0))}
+					return []Effect{pathEffect(c, "read", c.at(0))}
 				}
 				m, known := mode.str()
 				if !known {
 					e := pathEffect(c, "write", c.at(0))
 					e.Known = false
-					return []ScriptEffect{e}
+					return []Effect{e}
 				}
-				var out []ScriptEffect
+				var out []Effect
 				if strings.ContainsRune(m, 'r') {
 					out = append(out, pathEffect(c, "read", c.at(0)))
 				}
@@ -123,7 +123,7 @@ func phpRules() []scriptRule {
 				{"chmod('/etc/sudoers', 0777);", []string{`chmod "/etc/sudoers"`}},
 			}},
 		{apis: []string{"eval", "assert", "create_function"},
-			fn: func(c *scall) []ScriptEffect {
+			fn: func(c *scall) []Effect {
 				i := 0
 				if c.api == "create_function" {
 					i = 1
@@ -139,7 +139,7 @@ func phpRules() []scriptRule {
 				{"$f = create_function('', $body);", []string{`exec ?`}},
 			}},
 		{apis: []string{"include", "require", "include_once", "require_once"},
-			fn: func(c *scall) []ScriptEffect {
+			fn: func(c *scall) []Effect {
 				if v := c.at(0); v.known {
 					return nil
 				}
@@ -192,14 +192,14 @@ func readPHP(r *scriptRun, src string) error {
 	b := []byte(src)
 	root, hasErr, err := r.parse("php", b)
 	if err != nil {
-		r.add(ScriptEffect{Kind: "exec", API: "php"})
+		r.add(Effect{Kind: "exec", API: "php"})
 		return err
 	}
 	p := &phpReader{r: r, src: b, binds: map[string]*pyBinding{}}
 	root.walk(p.bind)
 	root.walk(p.visit)
 	if hasErr {
-		return ErrScriptSyntax
+		return ErrSyntax
 	}
 	return nil
 }
@@ -391,7 +391,7 @@ func (p *phpReader) visit(n *tnode) {
 			v = p.eval(ks[0])
 		}
 		if !v.known {
-			p.r.add(ScriptEffect{Kind: "exec", API: strings.TrimSuffix(n.typ, "_expression")})
+			p.r.add(Effect{Kind: "exec", API: strings.TrimSuffix(n.typ, "_expression")})
 		}
 	case "function_call_expression", "object_creation_expression":
 		var api string
@@ -415,12 +415,12 @@ func (p *phpReader) visit(n *tnode) {
 		case api == "":
 			return
 		case api == "\x00dynamic":
-			p.r.add(ScriptEffect{Kind: "exec", API: p.text(n.child("function"))})
+			p.r.add(Effect{Kind: "exec", API: p.text(n.child("function"))})
 			return
 		case api == "call_user_func" || api == "call_user_func_array":
 			name := c.at(0)
 			if !(name.known && name.isStr()) {
-				p.r.add(ScriptEffect{Kind: "exec", API: api})
+				p.r.add(Effect{Kind: "exec", API: api})
 				return
 			}
 			rest := &scall{api: strings.ToLower(name.s), spread: c.spread}
@@ -447,7 +447,7 @@ func (p *phpReader) visit(n *tnode) {
 				if fn, ok := phpTable().lookup(name); ok {
 					es := fn(&scall{api: name, spread: true})
 					if len(es) > 0 {
-						p.r.add(ScriptEffect{Kind: es[0].Kind, Shell: es[0].Shell, API: name})
+						p.r.add(Effect{Kind: es[0].Kind, Shell: es[0].Shell, API: name})
 					}
 				}
 			}
@@ -473,7 +473,7 @@ func (p *phpReader) apply(api string, c *scall) {
 		}
 		if v := c.at(i); v.known && v.isStr() {
 			if err := p.r.read("php", v.s, api); err != nil {
-				p.r.add(ScriptEffect{Kind: "exec", API: api})
+				p.r.add(Effect{Kind: "exec", API: api})
 			}
 		}
 	}
@@ -541,19 +541,19 @@ func phpUnescape(e string) (string, bool) {
 	case 'x':
 		v, err := strconv.ParseUint(e[2:], 16, 8)
 		if err != nil {
-			return ScriptHole, false
+			return Hole, false
 		}
 		return string([]byte{byte(v)}), true
 	case 'u':
 		v, err := strconv.ParseUint(strings.Trim(e[2:], "{}"), 16, 32)
 		if err != nil {
-			return ScriptHole, false
+			return Hole, false
 		}
 		return string(rune(v)), true
 	case '0', '1', '2', '3', '4', '5', '6', '7':
 		v, err := strconv.ParseUint(e[1:], 8, 16)
 		if err != nil {
-			return ScriptHole, false
+			return Hole, false
 		}
 		return string([]byte{byte(v)}), true
 	}

@@ -1,4 +1,4 @@
-package guard
+package script
 
 import (
 	"strconv"
@@ -149,7 +149,7 @@ func awkLex(src string) ([]awkTok, error) {
 				b.WriteByte(src[j])
 			}
 			if j >= len(src) || src[j] != '"' {
-				err = ErrScriptSyntax
+				err = ErrSyntax
 				return toks, err
 			}
 			toks = append(toks, awkTok{kind: 's', val: lit(b.String())})
@@ -168,7 +168,7 @@ func awkLex(src string) ([]awkTok, error) {
 				}
 			}
 			if j >= len(src) || src[j] != '/' {
-				return toks, ErrScriptSyntax
+				return toks, ErrSyntax
 			}
 			toks = append(toks, awkTok{kind: 'r'})
 			i = j + 1
@@ -409,7 +409,7 @@ func (p *awkReader) scan() {
 			end := i + 2 + p.matchParen(t[i+2:])
 			p.emit("system", p.evalConcat(t[i+2:end]))
 		case tk.kind == 'w' && tk.text == "@load":
-			p.r.add(ScriptEffect{Kind: "exec", API: "@load"})
+			p.r.add(Effect{Kind: "exec", API: "@load"})
 		case tk.kind == 'w' && (tk.text == "print" || tk.text == "printf"):
 			end := i + 1
 			depth := 0
