@@ -32,7 +32,7 @@ func TestScriptSamples(t *testing.T) {
 			if len(s.want) == 0 {
 				negatives++
 			}
-			got, err := ScriptEffects(l.lang, s.src)
+			got, err := Effects(l.lang, s.src)
 			if err != nil {
 				t.Errorf("%s %q: %v", l.lang, s.src, err)
 			}
@@ -124,7 +124,7 @@ func TestInterpreterInvocation(t *testing.T) {
 		{[]string{"ls", "-la"}, "", "", false, false},
 		{nil, "", "", false, false},
 	} {
-		lang, code, stdin, ok := InterpreterInvocation(c.argv)
+		lang, code, stdin, ok := Invocation(c.argv)
 		if lang != c.lang || code != c.code || stdin != c.stdin || ok != c.ok {
 			t.Errorf("%q: got %q %q stdin=%v ok=%v, want %q %q stdin=%v ok=%v", c.argv, lang, code, stdin, ok, c.lang, c.code, c.stdin, c.ok)
 		}
@@ -145,7 +145,7 @@ func TestScriptErrors(t *testing.T) {
 		{"awk", `BEGIN { system("x) }`, nil},
 		{"python", strings.Repeat("exec('", 8) + "x" + strings.Repeat("')", 8), nil},
 	} {
-		got, err := ScriptEffects(c.lang, c.src)
+		got, err := Effects(c.lang, c.src)
 		if err == nil {
 			t.Errorf("%s %q: no error", c.lang, c.src)
 		}
@@ -156,7 +156,7 @@ func TestScriptErrors(t *testing.T) {
 		}
 	}
 	// Nested eval past the depth bound is an effect the guard asks about.
-	got, _ := ScriptEffects("python", strings.Repeat("exec(\"", 1)+"exec('exec(\\\"exec(1)\\\")')"+"\")")
+	got, _ := Effects("python", strings.Repeat("exec(\"", 1)+"exec('exec(\\\"exec(1)\\\")')"+"\")")
 	for _, e := range got {
 		if e.Known {
 			t.Errorf("nested exec: %v", got)
@@ -182,7 +182,7 @@ func FuzzScriptEffects(f *testing.F) {
 	f.Add(uint8(5), "{ print | }")
 	f.Fuzz(func(t *testing.T, lang uint8, src string) {
 		start := time.Now()
-		effects, _ := ScriptEffects(langs[int(lang)%len(langs)], src)
+		effects, _ := Effects(langs[int(lang)%len(langs)], src)
 		if d := time.Since(start); d > 2*time.Second {
 			t.Fatalf("%q took %v", src, d)
 		}
@@ -216,7 +216,7 @@ func BenchmarkScriptEffects(b *testing.B) {
 		}
 		b.Run(name, func(b *testing.B) {
 			for b.Loop() {
-				if _, err := ScriptEffects(c.lang, c.src); err != nil {
+				if _, err := Effects(c.lang, c.src); err != nil {
 					b.Fatal(err)
 				}
 			}
