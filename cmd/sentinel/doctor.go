@@ -13,6 +13,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gitsentinel/sentinel/guard/install"
+
 	"github.com/gitsentinel/sentinel/config"
 	"github.com/gitsentinel/sentinel/coverage"
 	"github.com/gitsentinel/sentinel/githooks"
@@ -104,13 +106,13 @@ func runDoctor(c *cli.Context, e *env) error {
 	}
 
 	home := e.getenv("HOME")
-	agents := make([]string, 0, len(guard.Targets))
-	for name := range guard.Targets {
+	agents := make([]string, 0, len(install.Targets))
+	for name := range install.Targets {
 		agents = append(agents, name)
 	}
 	sort.Strings(agents)
 	for _, name := range agents {
-		t := guard.Targets[name]
+		t := install.Targets[name]
 		type place struct{ path, flag, dir string }
 		var places []place
 		projectDir, userDir := t.InUse()
@@ -132,7 +134,7 @@ func runDoctor(c *cli.Context, e *env) error {
 		installed := false
 		var absent []place
 		for _, pl := range places {
-			hooks, err := guard.InstalledHooks(pl.path)
+			hooks, err := install.InstalledHooks(pl.path)
 			switch {
 			case err != nil:
 				line(false, "%s guard: %s", name, quote.Text(err.Error()))
@@ -316,7 +318,7 @@ func baselineFix(name string, data []byte, restore string, broken func(string, .
 }
 
 // missingBinary says why some guard entry cannot run sentinel here, or "".
-func missingBinary(e *env, hooks []guard.Hook) string {
+func missingBinary(e *env, hooks []install.Hook) string {
 	seen := map[string]bool{}
 	var why []string
 	for _, h := range hooks {

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/gitsentinel/sentinel/guard/install"
+
 	"github.com/gitsentinel/sentinel/guard/verdict"
 
 	"github.com/gitsentinel/sentinel/gitrepo"
@@ -82,7 +84,7 @@ type guardInstallOptions struct {
 
 func guardInstallFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "agent", Required: true, Usage: "the agent whose settings to change (required): " + strings.Join(guard.TargetNames(), ", ")},
+		&cli.StringFlag{Name: "agent", Required: true, Usage: "the agent whose settings to change (required): " + strings.Join(install.TargetNames(), ", ")},
 		&cli.BoolFlag{Name: "project", Usage: "the project's settings (the default)"},
 		&cli.BoolFlag{Name: "user", Usage: "your own settings, in your home directory"},
 	}
@@ -106,9 +108,9 @@ func guardInstallCommand(e *env, remove bool) *cli.Command {
 }
 
 func runGuardInstall(c *cli.Context, e *env, o guardInstallOptions, remove bool) error {
-	t := guard.Targets[o.agent]
+	t := install.Targets[o.agent]
 	if t == nil {
-		return &usageError{fmt.Errorf("--agent %q%s: sentinel installs into %s", o.agent, suggest.DidYouMean(o.agent, guard.TargetNames(), nil), strings.Join(guard.TargetNames(), ", "))}
+		return &usageError{fmt.Errorf("--agent %q%s: sentinel installs into %s", o.agent, suggest.DidYouMean(o.agent, install.TargetNames(), nil), strings.Join(install.TargetNames(), ", "))}
 	}
 	sweepTemps(c.Context, e.dir)
 	path, root, err := guardSettingsPath(e, t, o.user)
@@ -120,15 +122,15 @@ func runGuardInstall(c *cli.Context, e *env, o guardInstallOptions, remove bool)
 		return err
 	}
 	defer unlock()
-	var res *guard.InstallResult
+	var res *install.InstallResult
 	var bin, command string
 	if remove {
-		res, err = guard.Uninstall(t, root, path)
+		res, err = install.Uninstall(t, root, path)
 	} else {
 		if bin, command, err = guardHookCommand(t, o.user); err != nil {
 			return err
 		}
-		res, err = guard.Install(t, root, path, command)
+		res, err = install.Install(t, root, path, command)
 	}
 	if err != nil {
 		return err
@@ -159,13 +161,13 @@ func runGuardInstall(c *cli.Context, e *env, o guardInstallOptions, remove bool)
 // the install writes below: the project's file and root, or with user the
 // one in the home directory (a link there followed only to a file of the
 // user's outside any repository) and its directory.
-func guardSettingsPath(e *env, t *guard.Target, user bool) (string, string, error) {
+func guardSettingsPath(e *env, t *install.Target, user bool) (string, string, error) {
 	if user {
 		home := e.getenv("HOME")
 		if home == "" {
 			return "", "", fmt.Errorf("HOME is not set: cannot find your settings; set it, or use --project")
 		}
-		return guard.UserSettings(filepath.Join(home, filepath.FromSlash(t.User)))
+		return install.UserSettings(filepath.Join(home, filepath.FromSlash(t.User)))
 	}
 	root := guard.NewEnv(e.dir, e.getenv).Project
 	return filepath.Join(root, filepath.FromSlash(t.Project)), root, nil
@@ -195,7 +197,7 @@ func lockSettings(ctx context.Context, e *env, root string, user bool) (func(), 
 // for a non-blocking error), so the path is written out; in a project's
 // file, which other machines share, the command falls back to the sentinel
 // on PATH when that path is not there.
-func guardHookCommand(t *guard.Target, user bool) (string, string, error) {
+func guardHookCommand(t *install.Target, user bool) (string, string, error) {
 	bin, err := selfBinary()
 	if err != nil {
 		return "", "", fmt.Errorf("find the sentinel binary: %w", err)

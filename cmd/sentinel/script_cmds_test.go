@@ -13,7 +13,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gitsentinel/sentinel/guard"
+	"github.com/gitsentinel/sentinel/guard/install"
+
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -102,7 +103,7 @@ func cmdHookrun(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 2 {
 		ts.Fatalf("usage: hookrun SETTINGS EVENT")
 	}
-	hooks, err := guard.InstalledHooks(ts.MkAbs(args[0]))
+	hooks, err := install.InstalledHooks(ts.MkAbs(args[0]))
 	ts.Check(err)
 	if len(hooks) == 0 {
 		ts.Fatalf("%s runs no guard", args[0])

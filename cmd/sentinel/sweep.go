@@ -6,8 +6,9 @@ import (
 	"context"
 	"strings"
 
+	"github.com/gitsentinel/sentinel/guard/install"
+
 	"github.com/gitsentinel/sentinel/gitrepo"
-	"github.com/gitsentinel/sentinel/guard"
 	"github.com/gitsentinel/sentinel/internal/atomicfile"
 )
 
@@ -21,7 +22,7 @@ func sweepTemps(ctx context.Context, dir string) {
 		return
 	}
 	seen := map[string]bool{}
-	for _, d := range append([]string{".", ".sentinel"}, guard.ProjectDirs()...) {
+	for _, d := range append([]string{".", ".sentinel"}, install.ProjectDirs()...) {
 		if !seen[d] {
 			seen[d] = true
 			atomicfile.Sweep(root, d)

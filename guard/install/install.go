@@ -1,4 +1,9 @@
-package guard
+// Package install writes sentinel's guard into each agent host's settings
+// and takes it out again, keeping the user's own entries and formatting, and
+// builds the hook command the host runs: one that fails closed when sentinel
+// is missing or cannot answer. It knows every file the install writes, which
+// the path guard protects.
+package install
 
 import (
 	"bytes"
@@ -194,6 +199,7 @@ type SettingsError struct {
 	Msg       string
 }
 
+// Error names the file, line and column, and the fix.
 func (e *SettingsError) Error() string {
 	return fmt.Sprintf("%s:%d:%d: %s; fix the file (sentinel leaves it as it is), then run the install again", e.Path, e.Line, e.Col, e.Msg)
 }
