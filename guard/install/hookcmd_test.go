@@ -33,7 +33,7 @@ func fakeSentinel(t *testing.T, dir, body string) string {
 // recorded event: fixtures/guard/events/<agent>-<verdict>.*.
 func replay(t *testing.T, agent, verdict string) (body, stdout, stderr string, exit int) {
 	t.Helper()
-	base := filepath.Join("..", "fixtures", "guard", "events", agent+"-"+verdict)
+	base := filepath.Join("..", "..", "fixtures", "guard", "events", agent+"-"+verdict)
 	out, err := os.ReadFile(base + ".stdout")
 	if err != nil {
 		t.Fatal(err)

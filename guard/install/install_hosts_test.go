@@ -300,7 +300,7 @@ func TestInstalledScriptsFailClosed(t *testing.T) {
 			if tg.script != "" {
 				file = filepath.Join(filepath.Dir(path), tg.script)
 			}
-			event := string(mustRead(t, filepath.Join("..", "fixtures", "guard", "events", name+"-deny.json")))
+			event := string(mustRead(t, filepath.Join("..", "..", "fixtures", "guard", "events", name+"-deny.json")))
 			for _, tc := range []struct {
 				body string // "" for a missing binary
 				want func(out, errOut string, code int) bool
@@ -426,11 +426,27 @@ try {
 			}
 		})
 	}
-	// The event the plugin hands the guard is one the opencode dialect
-	// reads, and the call it describes is the one OpenCode runs.
-	c, err := opencode{}.Parse(mustRead(t, eventFile))
-	if err != nil || c.Kind != "bash" || c.Command != "rm -rf ~" || c.Cwd != "/home/u/src/p" {
-		t.Errorf("the plugin's event: %+v %v", c, err)
+	// The event the plugin hands the guard has the shape of the recorded
+	// OpenCode events, which the opencode dialect's tests read, and the
+	// call it describes is the one OpenCode runs.
+	var ev struct {
+		Event string `json:"hook_event_name"`
+		Tool  string `json:"tool"`
+		Cwd   string `json:"cwd"`
+		Args  struct {
+			Command string `json:"command"`
+		} `json:"args"`
+	}
+	if err := json.Unmarshal(mustRead(t, eventFile), &ev); err != nil || ev.Event != "tool.execute.before" || ev.Tool != "bash" || ev.Args.Command != "rm -rf ~" || ev.Cwd != "/home/u/src/p" {
+		t.Errorf("the plugin's event: %+v %v", ev, err)
+	}
+	var got, recorded map[string]json.RawMessage
+	json.Unmarshal(mustRead(t, eventFile), &got)
+	json.Unmarshal(mustRead(t, filepath.Join("..", "..", "fixtures", "guard", "events", "opencode-deny.json")), &recorded)
+	for k := range got {
+		if _, ok := recorded[k]; !ok {
+			t.Errorf("the plugin's event has %q, which the recorded OpenCode events lack", k)
+		}
 	}
 }
 
