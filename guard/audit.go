@@ -23,16 +23,6 @@ import (
 // reader skips nothing for a higher one, it reads the fields it knows.
 const AuditVersion = 1
 
-// What the audit trail records, the values of [guard] log.
-const (
-	// LogRefusals records denials, asks and warnings: the default.
-	LogRefusals = "refusals"
-	// LogAll records every decision, allows too.
-	LogAll = "all"
-	// LogOff records nothing; honoured in the user's own configuration only.
-	LogOff = "off"
-)
-
 // Bounds of the trail. A record stays a few KiB whatever the agent sends,
 // and the files together stay a few MiB.
 const (
@@ -81,34 +71,6 @@ type Record struct {
 	// Paths are the paths a file tool writes, then those it reads, masked
 	// and bounded.
 	Paths []string `json:"paths"`
-}
-
-// LogPath is the audit trail: $XDG_STATE_HOME/sentinel/guard.jsonl, or
-// ~/.local/state/sentinel/guard.jsonl. It is "" when neither variable
-// gives an absolute directory.
-func LogPath(getenv func(string) string) string {
-	dir := getenv("XDG_STATE_HOME")
-	if !filepath.IsAbs(dir) {
-		// The XDG specification: a relative path is invalid and ignored.
-		dir = ""
-		if home := getenv("HOME"); filepath.IsAbs(home) {
-			dir = filepath.Join(home, ".local", "state")
-		}
-	}
-	if dir == "" {
-		return ""
-	}
-	return filepath.Join(dir, "sentinel", "guard.jsonl")
-}
-
-// LogMode is what the trail records under p: LogRefusals when p is nil (a
-// configuration that does not parse is itself a denial worth recording).
-// LoadPolicy lets a project raise it to "all" but never switch it off.
-func (p *Policy) LogMode() string {
-	if p == nil || p.Log == "" {
-		return LogRefusals
-	}
-	return p.Log
 }
 
 // Records reports whether the trail records a decision with verdict v

@@ -131,7 +131,7 @@ func decideInput(input []byte, dialect Dialect, newEnv func(cwd string) *Env, p 
 		call.Cwd = abs
 	}
 	e := newEnv(call.Cwd)
-	e.Apply(p)
+	p.Configure(e)
 	var d *Decision
 	switch call.Kind {
 	case "bash":

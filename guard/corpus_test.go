@@ -7,14 +7,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gitsentinel/sentinel/guard/shell"
+
 	"github.com/gitsentinel/sentinel/guard/verdict"
 )
 
 // corpusEnv is a user whose home and project do not exist on this machine,
 // so that no test file under /tmp passes for them.
 func corpusEnv() *Env {
-	return &Env{Cwd: "/home/agent-test/src/project", Home: "/home/agent-test", Project: "/home/agent-test/src/project",
-		Temp: []string{"/tmp", "/var/tmp"}, UserConfig: "/home/agent-test/.config/sentinel"}
+	return &Env{Env: shell.Env{Cwd: "/home/agent-test/src/project", Home: "/home/agent-test", Project: "/home/agent-test/src/project",
+		Temp: []string{"/tmp", "/var/tmp"}}, UserConfig: "/home/agent-test/.config/sentinel"}
 }
 
 func readCorpus(t *testing.T, name string) [][2]string {

@@ -5,6 +5,8 @@ import (
 	"path"
 	"strings"
 
+	"github.com/gitsentinel/sentinel/guard/shell"
+
 	"github.com/gitsentinel/sentinel/guard/script"
 
 	"github.com/gitsentinel/sentinel/guard/verdict"
@@ -14,7 +16,7 @@ import (
 type Decision struct {
 	Verdict  verdict.Verdict
 	Findings []verdict.Finding
-	Commands []*Command
+	Commands []*shell.Command
 	// Call is the tool call decided on, when it came from an event.
 	Call *Call
 	// Raw is the event as the host sent it.
@@ -47,7 +49,7 @@ func (d *Decision) add(f verdict.Finding) {
 	}
 }
 
-func ruleFinding(r *Rule, c *Command, v verdict.Verdict) verdict.Finding {
+func ruleFinding(r *Rule, c *shell.Command, v verdict.Verdict) verdict.Finding {
 	return verdict.Finding{RuleID: r.ID, Severity: r.Severity, Verdict: v, Command: c.Text,
 		Reason: r.Severity.Reason(r.ID, r.Reason, r.Suggest)}
 }
@@ -55,7 +57,7 @@ func ruleFinding(r *Rule, c *Command, v verdict.Verdict) verdict.Finding {
 // EvaluateCommand decides on a shell command.
 func EvaluateCommand(src string, e *Env, p *Policy) *Decision {
 	d := &Decision{}
-	cmds, err := decomposeIn(src, e)
+	cmds, err := shell.DecomposeIn(src, &e.Env)
 	d.Commands = cmds
 	if errors.Is(err, script.ErrNeedsEngine) {
 		d.NeedsEngine = true
@@ -78,7 +80,7 @@ func EvaluateCommand(src string, e *Env, p *Policy) *Decision {
 		} else {
 			evaluateOne(c, env, p, d)
 		}
-		env = env.after(c)
+		env = after(env, c)
 	}
 	return d
 }
@@ -89,12 +91,12 @@ func EvaluateCommand(src string, e *Env, p *Policy) *Decision {
 // one a subshell would have kept out of it: the guard errs toward seeing
 // more. A directory it cannot tell ("cd $DIR", "cd -") resolves later
 // relative paths under /, so that they meet the strictest rules.
-func (e *Env) after(c *Command) *Env {
+func after(e *Env, c *shell.Command) *Env {
 	if c.Name() != "cd" && c.Name() != "pushd" {
 		return e
 	}
 	next := *e
-	ops := c.operands()
+	ops := c.Operands()
 	switch {
 	case len(ops) == 0:
 		next.Cwd = e.Home
@@ -109,7 +111,7 @@ func (e *Env) after(c *Command) *Env {
 	return &next
 }
 
-func evaluateOne(c *Command, e *Env, p *Policy, d *Decision) {
+func evaluateOne(c *shell.Command, e *Env, p *Policy, d *Decision) {
 	if args := c.Args(); len(args) == 1 && (args[0] == "--help" || args[0] == "--version" || args[0] == "-h") && !c.Computed && len(c.Writes) == 0 {
 		return // it prints and runs nothing
 	}
@@ -126,7 +128,7 @@ func evaluateOne(c *Command, e *Env, p *Policy, d *Decision) {
 			return
 		}
 	}
-	if v, rule, ok := p.match("bash", c.normalized()); ok {
+	if v, rule, ok := p.match("bash", c.Normalized()); ok {
 		if v != verdict.Allow {
 			d.add(verdict.Finding{RuleID: "config", Verdict: v, Command: c.Text, Reason: verdict.Reason("config", "the configured rule "+rule+" says "+v.String(), "")})
 		}
@@ -152,14 +154,14 @@ func evaluateOne(c *Command, e *Env, p *Policy, d *Decision) {
 	}
 	// git rm --cached untracks a file and leaves it be: right for a
 	// secret, a loss for sentinel's own files.
-	untrack := c.sub() == "rm" && c.git().Args.On("cached")
+	untrack := c.Sub() == "rm" && c.Git().Args.On("cached")
 	for _, w := range commandWrites(c) {
 		if pf := e.CheckPath(w); pf != nil && !(untrack && strings.HasPrefix(pf.ID, "path.credentials")) {
 			d.add(verdict.Finding{RuleID: pf.ID, Severity: verdict.High, Verdict: verdict.Deny, Command: c.Text,
 				Reason: verdict.High.Reason(pf.ID, pf.Reason+" ("+w+")", "ask a person to change it")})
 		}
 	}
-	for _, r := range commandReads(c) {
+	for _, r := range shell.CommandReads(c) {
 		for _, f := range e.secretReads(r) {
 			d.add(verdict.Finding{RuleID: "secrets.read", Severity: verdict.High, Verdict: verdict.Deny, Command: c.Text,
 				Reason: verdict.High.Reason("secrets.read", "reading "+f.Reason+" puts it in the transcript", "ask a person for the value you need")})
@@ -207,19 +209,14 @@ func EvaluateRead(tool, path string, e *Env, p *Policy) *Decision {
 	return d
 }
 
-// normalized is the command as rules' patterns see it: its words joined.
-func (c *Command) normalized() string {
-	return strings.Join(c.Argv, " ")
-}
-
 // commandWrites are the files a command writes: its redirections, the
 // destinations of the commands that write files, and the files that
 // commands remove, move away or change the mode or owner of. Deleting a
 // hook or the baseline, or making a hook unexecutable, switches the checks
 // off as surely as overwriting it.
-func commandWrites(c *Command) []string {
+func commandWrites(c *shell.Command) []string {
 	out := append([]string(nil), c.Writes...)
-	ops := c.operands()
+	ops := c.Operands()
 	switch c.Name() {
 	case "tee", "truncate", "touch", "rm", "unlink", "rmdir", "shred", "srm":
 		out = append(out, ops...)
@@ -228,7 +225,7 @@ func commandWrites(c *Command) []string {
 	case "find":
 		out = append(out, rmTargets(c, nil)...) // the start paths of find -delete
 	case "git":
-		if c.sub() == "update-index" {
+		if c.Sub() == "update-index" {
 			// --cacheinfo MODE,SHA,PATH or MODE SHA PATH stages content
 			// without touching the file: a write to it all the same.
 			for _, op := range tail(ops, 1) {
@@ -238,14 +235,14 @@ func commandWrites(c *Command) []string {
 				out = append(out, op)
 			}
 		}
-		if sub := c.sub(); (sub == "rm" || sub == "mv") && len(ops) > 1 {
+		if sub := c.Sub(); (sub == "rm" || sub == "mv") && len(ops) > 1 {
 			out = append(out, ops[1:]...)
 		}
 	case "cp", "mv", "install", "ln", "rsync", "scp":
 		if c.Name() == "mv" {
 			out = append(out, ops...) // the sources go away too
 		}
-		if c.Name() == "ln" && !c.has("--symbolic") && len(ops) > 1 {
+		if c.Name() == "ln" && !c.Has("--symbolic") && len(ops) > 1 {
 			// A hard link is a second name for the file: writing through
 			// it writes the original.
 			out = append(out, ops[:len(ops)-1]...)
@@ -263,7 +260,7 @@ func commandWrites(c *Command) []string {
 			out = append(out, ops[len(ops)-1])
 		}
 	case "sed", "perl":
-		if c.hasShort('i') || c.has("--in-place") {
+		if c.HasShort('i') || c.Has("--in-place") {
 			if c.Name() == "sed" && len(ops) > 1 {
 				out = append(out, ops[1:]...)
 			} else if len(ops) > 0 {
@@ -318,7 +315,7 @@ func commandWrites(c *Command) []string {
 // operand after the mode or owner, which --reference replaces. A mode may
 // itself start with a dash (chmod -x, chattr -i), so only the options the
 // tools define are skipped as options.
-func modeTargets(c *Command) []string {
+func modeTargets(c *shell.Command) []string {
 	var words []string
 	reference := false
 	for _, a := range c.Args() {

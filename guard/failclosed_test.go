@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gitsentinel/sentinel/guard/shell"
+
 	"github.com/gitsentinel/sentinel/guard/verdict"
 )
 
@@ -314,7 +316,7 @@ func TestLinksAndCase(t *testing.T) {
 	if err := os.Link(hook, filepath.Join(root, "innocent.txt")); err != nil {
 		t.Skip(err)
 	}
-	e := &Env{Cwd: root, Home: "/home/agent-test", Project: root, Temp: []string{"/nonexistent-tmp"}}
+	e := &Env{Env: shell.Env{Cwd: root, Home: "/home/agent-test", Project: root, Temp: []string{"/nonexistent-tmp"}}}
 	for _, cmd := range []string{
 		"echo x > h/pre-commit", "echo x > innocent.txt", "ln .git/hooks/pre-commit other", "ln -f .git/hooks/pre-commit other",
 		"echo x > .GIT/hooks/pre-commit", "echo x > .Git/Hooks/pre-commit", "cp x .git//hooks/./pre-commit", "echo x > src/../.git/hooks/pre-commit",

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/gitsentinel/sentinel/guard/shell"
+
 	"github.com/gitsentinel/sentinel/guard/verdict"
 )
 
@@ -20,7 +22,7 @@ func FuzzEvaluate(f *testing.F) {
 	f.Add("$($($($(echo))))")
 	e := corpusEnv()
 	f.Fuzz(func(t *testing.T, src string) {
-		_, err := Decompose(src)
+		_, err := shell.Decompose(src)
 		d := EvaluateCommand(src, e, nil)
 		if err != nil && d.Verdict != verdict.Deny {
 			t.Fatalf("%q does not parse (%v) but got %s", src, err, d.Verdict)

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/gitsentinel/sentinel/guard/shell"
+
 	"github.com/gitsentinel/sentinel/guard/verdict"
 )
 
@@ -81,12 +83,12 @@ func TestComputedAndStrict(t *testing.T) {
 func TestTooDeep(t *testing.T) {
 	e := testEnv(t)
 	cmd := "rm -rf /"
-	for i := 0; i < MaxDepth+2; i++ {
+	for i := 0; i < shell.MaxDepth+2; i++ {
 		cmd = "bash -c " + shellQuote(cmd)
 	}
 	d := EvaluateCommand(cmd, e, nil)
 	if d.Verdict != verdict.Deny || d.Findings[0].RuleID != "parse" {
-		t.Errorf("nested %d deep: %s %+v", MaxDepth+2, d.Verdict, d.Findings)
+		t.Errorf("nested %d deep: %s %+v", shell.MaxDepth+2, d.Verdict, d.Findings)
 	}
 }
 
@@ -124,7 +126,7 @@ func TestCacheDirIsSentinels(t *testing.T) {
 		}
 		return ""
 	})
-	e.Apply(p)
+	p.Configure(e)
 	configured := filepath.Join(filepath.Dir(root), "shared-cache")
 	for _, tc := range []struct{ command, want string }{
 		{"cp /tmp/forged " + filepath.Join(configured, "counts-v14.bin"), verdict.Deny.String()},

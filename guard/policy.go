@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/gitsentinel/sentinel/guard/shell"
+
 	"github.com/gitsentinel/sentinel/guard/verdict"
 
 	"github.com/gitsentinel/sentinel/config"
@@ -42,21 +44,6 @@ type policyRule struct {
 	pattern *glob.Pattern
 	verdict verdict.Verdict
 	source  string
-}
-
-// UserConfigPath is the user's own configuration, the only place an allow
-// rule can come from.
-func UserConfigPath(getenv func(string) string) string {
-	dir := getenv("XDG_CONFIG_HOME")
-	if dir == "" {
-		if home := getenv("HOME"); home != "" {
-			dir = filepath.Join(home, ".config")
-		}
-	}
-	if dir == "" {
-		return ""
-	}
-	return filepath.Join(dir, "sentinel", "config.toml")
 }
 
 // maxConfig bounds a configuration file the guard reads.
@@ -149,7 +136,7 @@ func readConfig(path, root string) (*config.Config, error) {
 		if realRoot == "" {
 			realRoot = root
 		}
-		if !within(real, realRoot) {
+		if !shell.Within(real, realRoot) {
 			return nil, fmt.Errorf("%s: a symlink out of the project (to %s); sentinel reads only the project's own file: replace it with a regular file", path, real)
 		}
 		if fi, err = os.Stat(real); err != nil {
@@ -209,3 +196,35 @@ func (p *Policy) match(tool, subject string) (verdict.Verdict, string, bool) {
 	}
 	return verdict.Allow, "", false
 }
+
+// LogMode is what the trail records under p: LogRefusals when p is nil (a
+// configuration that does not parse is itself a denial worth recording).
+// LoadPolicy lets a project raise it to "all" but never switch it off.
+func (p *Policy) LogMode() string {
+	if p == nil || p.Log == "" {
+		return LogRefusals
+	}
+	return p.Log
+}
+
+// Configure adds what the configuration says to the environment of a call:
+// the guard's level, more secret paths, the count cache's directory. A nil
+// policy adds nothing.
+func (p *Policy) Configure(e *Env) {
+	if p == nil {
+		return
+	}
+	e.Level = max(e.Level, p.Level)
+	e.Secrets = append(e.Secrets, p.Secrets...)
+	e.CacheDirs = append(e.CacheDirs, p.CacheDirs...)
+}
+
+// What the audit trail records, the values of [guard] log.
+const (
+	// LogRefusals records denials, asks and warnings: the default.
+	LogRefusals = "refusals"
+	// LogAll records every decision, allows too.
+	LogAll = "all"
+	// LogOff records nothing; honoured in the user's own configuration only.
+	LogOff = "off"
+)

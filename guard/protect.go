@@ -5,8 +5,12 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
 	"syscall"
+
+	"github.com/gitsentinel/sentinel/guard/shell"
 
 	"github.com/gobwas/glob"
 )
@@ -53,7 +57,7 @@ func charDevOK(p string) bool {
 // file system is .git/hooks; a file hard-linked to a protected one is that
 // file.
 func (e *Env) CheckPath(raw string) *PathFinding {
-	if isWindowsPath(raw) {
+	if shell.IsWindowsPath(raw) {
 		if strings.HasPrefix(strings.ToLower(strings.ReplaceAll(raw, "/", "\\")), `c:\windows`) {
 			return &PathFinding{ID: "path.system", Critical: true, Reason: "a write into C:\\Windows"}
 		}
@@ -76,18 +80,18 @@ func (e *Env) checkResolved(p string) *PathFinding {
 	if strings.HasPrefix(p, "/dev/") && (blockDevice().MatchString(p) || isDevice(p, e) && !charDevOK(p)) {
 		return &PathFinding{ID: "path.device", Critical: true, Reason: "a write to " + p + ", a disk device"}
 	}
-	if within(p, "/proc") || within(p, "/sys") {
+	if shell.Within(p, "/proc") || shell.Within(p, "/sys") {
 		return &PathFinding{ID: "path.system", Critical: true, Reason: "a write into " + p + ", the kernel's own state"}
 	}
 	for _, d := range systemDirs {
-		if within(p, d) {
+		if shell.Within(p, d) {
 			return &PathFinding{ID: "path.system", Critical: true, Reason: "a write into " + d + ", a system directory"}
 		}
 	}
 	lower := strings.ToLower(filepath.ToSlash(p))
 	home := strings.ToLower(filepath.ToSlash(e.Home))
 	base := path.Base(lower)
-	underHome := func(rel string) bool { return home != "" && within(lower, home+"/"+rel) }
+	underHome := func(rel string) bool { return home != "" && shell.Within(lower, home+"/"+rel) }
 	for _, rc := range shellStartup {
 		if underHome(rc) {
 			return &PathFinding{ID: "path.shell-startup", Reason: "a write to ~/" + rc + ", which every later shell runs (an alias there can switch git or sentinel off)"}
@@ -111,12 +115,12 @@ func (e *Env) checkResolved(p string) *PathFinding {
 	switch {
 	case strings.Contains(lower+"/", "/.git/hooks/"), strings.HasSuffix(lower, "/.git/config"), strings.HasSuffix(lower, "/.git/config.worktree"),
 		strings.HasSuffix(lower, "/.git/info/attributes"), strings.Contains(lower+"/", "/.git/sentinel/"),
-		underHome(".gitconfig"), e.XDGConfig != "" && within(lower, strings.ToLower(filepath.ToSlash(e.XDGConfig))+"/git"), underHome(".config/git"):
+		underHome(".gitconfig"), e.XDGConfig != "" && shell.Within(lower, strings.ToLower(filepath.ToSlash(e.XDGConfig))+"/git"), underHome(".config/git"):
 		return &PathFinding{ID: "path.git-control", Reason: "a write to git's hooks, configuration or sentinel's state in it"}
 	case strings.Contains(lower+"/", "/.husky/"), base == "lefthook.yml", base == ".lefthook.yml", base == "lefthook-local.yml", base == ".pre-commit-config.yaml":
 		return &PathFinding{ID: "path.hook-manager", Reason: "a write to a hook manager's configuration"}
-	case strings.Contains(lower+"/", "/.sentinel/"), e.UserConfig != "" && within(lower, strings.ToLower(filepath.ToSlash(e.UserConfig))),
-		e.StateDir != "" && within(lower, strings.ToLower(filepath.ToSlash(e.StateDir))):
+	case strings.Contains(lower+"/", "/.sentinel/"), e.UserConfig != "" && shell.Within(lower, strings.ToLower(filepath.ToSlash(e.UserConfig))),
+		e.StateDir != "" && shell.Within(lower, strings.ToLower(filepath.ToSlash(e.StateDir))):
 		return &PathFinding{ID: "path.sentinel", Reason: "a write to sentinel's own files; a person changes them"}
 	case e.inCacheDir(lower):
 		return &PathFinding{ID: "path.sentinel", Reason: "a write to sentinel's count cache, which the ratchet trusts"}
@@ -130,7 +134,7 @@ func (e *Env) checkResolved(p string) *PathFinding {
 // directories.
 func (e *Env) inCacheDir(lower string) bool {
 	for _, d := range e.CacheDirs {
-		if within(lower, strings.ToLower(filepath.ToSlash(d))) {
+		if shell.Within(lower, strings.ToLower(filepath.ToSlash(d))) {
 			return true
 		}
 	}
@@ -212,7 +216,7 @@ func (e *Env) secret(p string) *PathFinding {
 	base := path.Base(lower)
 	home := strings.ToLower(filepath.ToSlash(e.Home))
 	rel := ""
-	if home != "" && within(lower, home) {
+	if home != "" && shell.Within(lower, home) {
 		rel = strings.TrimPrefix(strings.TrimPrefix(lower, home), "/")
 	}
 	for _, d := range []string{".aws", ".gnupg", ".kube", ".docker", ".config/gcloud", ".azure", ".config/gh/hosts.yml", ".config/hub", ".password-store", ".vault-token", ".terraform.d/credentials.tfrc.json", ".cargo/credentials", ".cargo/credentials.toml", ".gem/credentials", ".claude/.credentials.json", ".codex/auth.json", ".gemini/oauth_creds.json", ".config/github-copilot", ".local/share/keyrings"} {
@@ -315,7 +319,7 @@ func (e *Env) isSentinelProgram(argv0 string) bool {
 	}
 	p := argv0
 	if !strings.Contains(p, "/") {
-		p = e.lookPath(p)
+		p = e.LookPath(p)
 		if p == "" {
 			return false
 		}
@@ -330,3 +334,21 @@ func (e *Env) isSentinelProgram(argv0 string) bool {
 
 // sentinelModule is the module sentinel is built from.
 const sentinelModule = "github.com/gitsentinel/sentinel"
+
+var (
+	// The patterns compile on first use: a hook run pays for none it
+	// does not use.
+	blockDevice = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^/dev/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|md\d|dm-\d|mapper/)`)
+	})
+)
+
+// isDevice reports a path that is a disk device: under /dev, or a block
+// device on this machine.
+func isDevice(p string, e *Env) bool {
+	if strings.HasPrefix(p, "/dev/") {
+		return true
+	}
+	fi, err := os.Stat(e.Resolve(p))
+	return err == nil && fi.Mode()&os.ModeDevice != 0
+}

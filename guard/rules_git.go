@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gitsentinel/sentinel/guard/shell"
+
 	"github.com/gitsentinel/sentinel/guard/internal/argspec"
 
 	"github.com/gitsentinel/sentinel/guard/verdict"
@@ -21,8 +23,8 @@ func gitRules() []*Rule {
 		{
 			ID: "git.force-push", Severity: verdict.High, Reason: "a force push, which discards the remote's commits",
 			Suggest: "git push --force-with-lease",
-			Match: func(c *Command, e *Env) bool {
-				g := c.git()
+			Match: func(c *shell.Command, e *Env) bool {
+				g := c.Git()
 				if g.Sub != "push" || g.Args.On("dry-run") {
 					return false
 				}
@@ -44,8 +46,8 @@ func gitRules() []*Rule {
 		{
 			ID: "git.push-delete", Severity: verdict.High, Reason: "deleting a branch or tag on the remote",
 			Suggest: "ask a person to delete it",
-			Match: func(c *Command, e *Env) bool {
-				g := c.git()
+			Match: func(c *shell.Command, e *Env) bool {
+				g := c.Git()
 				if g.Sub != "push" || g.Args.On("dry-run") {
 					return false
 				}
@@ -65,8 +67,8 @@ func gitRules() []*Rule {
 		{
 			ID: "git.reset-hard", Severity: verdict.High, Reason: "git reset --hard, which discards uncommitted work",
 			Suggest: "git stash, or git reset --keep",
-			Match: func(c *Command, e *Env) bool {
-				g := c.git()
+			Match: func(c *shell.Command, e *Env) bool {
+				g := c.Git()
 				return g.Sub == "reset" && (g.Args.On("hard") || g.Args.On("merge"))
 			},
 			Deny:  []string{"git reset --hard", "git reset --hard HEAD~1", "git --no-pager reset --merge", "git-reset --hard", "git reset --har", "git reset --ha origin/main", "git reset --me"},
@@ -74,8 +76,8 @@ func gitRules() []*Rule {
 		},
 		{
 			ID: "git.clean", Severity: verdict.High, Reason: "git clean -f, which deletes untracked files", Suggest: "git clean -n to see what it would delete",
-			Match: func(c *Command, e *Env) bool {
-				g := c.git()
+			Match: func(c *shell.Command, e *Env) bool {
+				g := c.Git()
 				if g.Sub != "clean" || g.Args.On("dry-run") || g.Args.On("interactive") {
 					return false
 				}
@@ -86,7 +88,7 @@ func gitRules() []*Rule {
 		},
 		{
 			ID: "git.discard", Severity: verdict.High, Reason: "discarding uncommitted changes to files", Suggest: "git stash, or git restore --staged to unstage",
-			Match: func(c *Command, e *Env) bool { return gitDiscards(c.git(), e) },
+			Match: func(c *shell.Command, e *Env) bool { return gitDiscards(c.Git(), e) },
 			Deny: []string{"git checkout -- main.go", "git checkout HEAD~2 -- src/", "git checkout .", "git restore main.go", "git restore --worktree --staged x",
 				"git checkout -f main", "git switch --discard-changes main", "git switch -f main", "git worktree remove --force ../wt",
 				"git checkout main -- go.mod", "git checkout HEAD README.md go.mod", "git restore --source=HEAD~3 src/", "git restore -s main -W x.go",
@@ -101,8 +103,8 @@ func gitRules() []*Rule {
 		{
 			ID: "git.branch-delete", Severity: verdict.High, Reason: "force-deleting or force-moving a branch, tag or ref, which orphans its commits",
 			Suggest: "git branch -d, which refuses unmerged branches, or a new branch",
-			Match: func(c *Command, e *Env) bool {
-				g := c.git()
+			Match: func(c *shell.Command, e *Env) bool {
+				g := c.Git()
 				switch g.Sub {
 				case "branch":
 					return g.Args.On("D") || g.Args.On("delete") && g.Args.On("force") || g.Args.On("C") ||
@@ -120,8 +122,8 @@ func gitRules() []*Rule {
 		},
 		{
 			ID: "git.stash-drop", Severity: verdict.High, Reason: "dropping stashed work", Suggest: "keep the stash, or apply it first",
-			Match: func(c *Command, e *Env) bool {
-				g := c.git()
+			Match: func(c *shell.Command, e *Env) bool {
+				g := c.Git()
 				ops := g.Args.Operands
 				return g.Sub == "stash" && len(ops) > 0 && (ops[0] == "drop" || ops[0] == "clear")
 			},
@@ -131,8 +133,8 @@ func gitRules() []*Rule {
 		{
 			ID: "git.rewrite-history", Severity: verdict.High, Reason: "rewriting history or expiring the reflog and unreachable objects, which loses the way back",
 			Suggest: "ask a person to do it",
-			Match: func(c *Command, e *Env) bool {
-				g := c.git()
+			Match: func(c *shell.Command, e *Env) bool {
+				g := c.Git()
 				ops := g.Args.Operands
 				switch g.Sub {
 				case "filter-branch", "filter-repo":
@@ -154,12 +156,12 @@ func gitRules() []*Rule {
 		{
 			ID: "git.abort", Severity: verdict.High, Reason: "aborting a merge or rebase with uncommitted changes, which git throws away",
 			Suggest: "commit or stash the changes first",
-			Match: func(c *Command, e *Env) bool {
-				g := c.git()
+			Match: func(c *shell.Command, e *Env) bool {
+				g := c.Git()
 				if (g.Sub != "merge" && g.Sub != "rebase" && g.Sub != "cherry-pick" && g.Sub != "revert" && g.Sub != "am") || !g.Args.On("abort") {
 					return false
 				}
-				dirty, known := e.dirty()
+				dirty, known := treeDirty(e)
 				return dirty || !known
 			},
 			Deny:  []string{"git merge --abort", "git rebase --abort", "git merge --abo"},
@@ -167,8 +169,8 @@ func gitRules() []*Rule {
 		},
 		{
 			ID: "git.no-verify", Severity: verdict.High, Reason: "skipping the git hooks", Suggest: "commit and push with the hooks; fix what they report",
-			Match: func(c *Command, e *Env) bool {
-				g := c.git()
+			Match: func(c *shell.Command, e *Env) bool {
+				g := c.Git()
 				switch g.Sub {
 				case "commit", "merge", "am", "rebase", "push", "pull", "cherry-pick", "revert":
 					return g.SkipsHooks()
@@ -193,10 +195,10 @@ func gitRules() []*Rule {
 		{
 			ID: "git.sign", Severity: verdict.High, Reason: "signing with the person's key, which is how sentinel ci tells a person's acceptance from an agent's",
 			Suggest: "commit unsigned; the person signs what they accept",
-			Match: func(c *Command, e *Env) bool {
+			Match: func(c *shell.Command, e *Env) bool {
 				switch c.Name() {
 				case "git":
-					g := c.git()
+					g := c.Git()
 					for k, v := range g.Config {
 						if (k == "commit.gpgsign" || k == "rebase.gpgsign") && v != "false" && v != "no" && v != "off" && v != "0" {
 							return true
@@ -241,8 +243,8 @@ func gitRules() []*Rule {
 		{
 			ID: "git.hooks-path", Severity: verdict.High, Reason: "configuring git so that sentinel's hooks do not run (core.hooksPath, an include, a hook-disabling setting)",
 			Suggest: "leave git's hook configuration alone",
-			Match: func(c *Command, e *Env) bool {
-				g := c.git()
+			Match: func(c *shell.Command, e *Env) bool {
+				g := c.Git()
 				for k := range g.Config {
 					if gitConfigBypass(k) {
 						return true
@@ -267,10 +269,10 @@ func gitRules() []*Rule {
 		{
 			ID: "git.runs-program", Severity: verdict.High, Asks: true, Reason: "a git setting or variable that makes git run a program (ssh command, pager, editor, filter, alias)",
 			Suggest: "run the program yourself, where the guard can read it",
-			Match: func(c *Command, e *Env) bool {
-				g := c.git()
+			Match: func(c *shell.Command, e *Env) bool {
+				g := c.Git()
 				for k := range g.Config {
-					if gitConfigRuns(k) {
+					if shell.GitConfigRuns(k) {
 						return true
 					}
 				}
@@ -284,7 +286,7 @@ func gitRules() []*Rule {
 				}
 				if g.Sub == "config" {
 					for _, k := range gitConfigWrites(g) {
-						if gitConfigRuns(k) {
+						if shell.GitConfigRuns(k) {
 							return true
 						}
 					}
@@ -358,7 +360,7 @@ func gitDiscards(g *argspec.Git, e *Env) bool {
 			}
 			// A single operand is a branch unless it names a file or
 			// directory in the work tree (git's own reading).
-			if strings.HasPrefix(op, "./") || strings.HasPrefix(op, "../") || op != "-" && !strings.HasPrefix(op, "@") && e.exists(op) {
+			if strings.HasPrefix(op, "./") || strings.HasPrefix(op, "../") || op != "-" && !strings.HasPrefix(op, "@") && e.Exists(op) {
 				return true
 			}
 		}
@@ -446,32 +448,9 @@ func gitConfigBypass(key string) bool {
 	return false
 }
 
-// gitConfigRuns reports a git setting whose value is a program git runs.
-func gitConfigRuns(key string) bool {
-	switch key {
-	case "core.sshcommand", "core.fsmonitor", "core.editor", "core.pager", "core.askpass", "core.gitproxy", "sequence.editor",
-		"diff.external", "credential.helper", "gpg.program", "uploadpack.packobjectshook", "interactive.difffilter", "protocol.ext.allow":
-		return true
-	}
-	last := key[strings.LastIndexByte(key, '.')+1:]
-	switch {
-	case strings.HasPrefix(key, "alias."):
-		return true
-	case strings.HasPrefix(key, "filter.") && (last == "clean" || last == "smudge" || last == "process"),
-		strings.HasPrefix(key, "merge.") && last == "driver",
-		strings.HasPrefix(key, "diff.") && (last == "textconv" || last == "command"),
-		strings.HasPrefix(key, "gpg.") && last == "program",
-		strings.HasPrefix(key, "remote.") && (last == "uploadpack" || last == "receivepack" || last == "proxy"),
-		strings.HasPrefix(key, "pager."), strings.HasPrefix(key, "credential.") && last == "helper",
-		strings.HasPrefix(key, "difftool.") && last == "cmd", strings.HasPrefix(key, "mergetool.") && last == "cmd":
-		return true
-	}
-	return false
-}
-
-// dirty reports whether the project has uncommitted changes to tracked
+// treeDirty reports whether the project has uncommitted changes to tracked
 // files, and whether that could be told within a short time.
-func (e *Env) dirty() (dirty, known bool) {
+func treeDirty(e *Env) (dirty, known bool) {
 	if e.Project == "" {
 		return false, false
 	}

@@ -3,6 +3,8 @@ package guard
 import (
 	"strings"
 
+	"github.com/gitsentinel/sentinel/guard/shell"
+
 	"github.com/gitsentinel/sentinel/guard/verdict"
 )
 
@@ -19,8 +21,8 @@ type infraVerb struct {
 // words returns a command's operands with the options of the generic
 // reading dropped; a command through npx, bunx or python -m counts as the
 // tool it runs.
-func infraWords(c *Command) (string, []string) {
-	name, ops := c.Name(), c.operands()
+func infraWords(c *shell.Command) (string, []string) {
+	name, ops := c.Name(), c.Operands()
 	switch name {
 	case "npx", "bunx", "pnpx", "yarn", "pnpm", "bundle", "poetry", "uv", "pipenv":
 		if len(ops) > 0 && (name != "bundle" || ops[0] == "exec") {
@@ -49,7 +51,7 @@ func infraWords(c *Command) (string, []string) {
 	return strings.TrimPrefix(name, "bin/"), ops
 }
 
-func (v *infraVerb) match(c *Command) bool {
+func (v *infraVerb) match(c *shell.Command) bool {
 	for _, a := range c.Args() {
 		// It shows what it would do; kubectl's --dry-run=none does it.
 		if v, ok := strings.CutPrefix(a, "--dry-run"); ok && v != "=none" && v != "=false" || a == "--snapshot" {
@@ -59,7 +61,7 @@ func (v *infraVerb) match(c *Command) bool {
 	name, ops := infraWords(c)
 	if !contains(v.tools, name) {
 		// yarn publish, uv publish: the runner is the tool itself.
-		name, ops = strings.TrimPrefix(c.Name(), "bin/"), c.operands()
+		name, ops = strings.TrimPrefix(c.Name(), "bin/"), c.Operands()
 	}
 	if !contains(v.tools, name) || len(ops) < len(v.words) {
 		return false
@@ -81,7 +83,7 @@ func (v *infraVerb) match(c *Command) bool {
 	}
 	for _, o := range v.opts {
 		for _, a := range c.Args() {
-			if a == o || strings.HasPrefix(a, o+"=") || strings.HasPrefix(o, "-") && !strings.HasPrefix(o, "--") && isShortFlag(a, o[1]) && len(o) == 2 {
+			if a == o || strings.HasPrefix(a, o+"=") || strings.HasPrefix(o, "-") && !strings.HasPrefix(o, "--") && shell.IsShortFlag(a, o[1]) && len(o) == 2 {
 				return true
 			}
 		}
@@ -112,7 +114,7 @@ func destructiveVerb(w string) bool {
 
 // httpDelete reports an HTTP DELETE (or a write to branch protection)
 // sent by curl, wget or gh api.
-func httpDelete(c *Command) bool {
+func httpDelete(c *shell.Command) bool {
 	args := c.Args()
 	switch c.Name() {
 	case "curl", "wget", "http", "xh", "gh":
@@ -144,7 +146,7 @@ func httpDelete(c *Command) bool {
 
 func verbsRule(id, reason, suggest string, asks bool, verbs []infraVerb, deny, allow []string) *Rule {
 	return &Rule{ID: id, Severity: verdict.High, Asks: asks, Reason: reason, Suggest: suggest, Deny: deny, Allow: allow,
-		Match: func(c *Command, e *Env) bool {
+		Match: func(c *shell.Command, e *Env) bool {
 			for i := range verbs {
 				if verbs[i].match(c) {
 					return true
@@ -160,7 +162,7 @@ func platformRule() *Rule {
 	return &Rule{
 		ID: "platform.delete", Severity: verdict.High, Reason: "deleting or disabling something on a hosting platform or service (a repository, a secret, a deployment, an index)",
 		Suggest: "ask a person to do it",
-		Match: func(c *Command, e *Env) bool {
+		Match: func(c *shell.Command, e *Env) bool {
 			if httpDelete(c) {
 				return true
 			}
@@ -169,7 +171,7 @@ func platformRule() *Rule {
 				return false
 			}
 			if name == "ssh-add" {
-				return c.has("-D") || c.has("-d")
+				return c.Has("-D") || c.Has("-d")
 			}
 			if name == "gh" && len(ops) > 1 && ops[0] == "pr" && ops[1] == "merge" && contains(c.Args(), "--admin") {
 				return true // merging past branch protection

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/gitsentinel/sentinel/guard/shell"
+
 	"github.com/gitsentinel/sentinel/guard/verdict"
 
 	"github.com/gitsentinel/sentinel/trailers"
@@ -16,21 +18,21 @@ func shellRules() []*Rule {
 		{
 			ID: "input.dynamic-code", Severity: verdict.High, Asks: true, Reason: "running code that arrives on stdin or from a computed string the guard cannot read",
 			Suggest: "write the commands out, or save the script and show it first",
-			Match: func(c *Command, e *Env) bool {
+			Match: func(c *shell.Command, e *Env) bool {
 				name := c.Name()
 				switch {
-				case isInterpreter(name):
-					_, _, fromStdin, ok := interpreterProgram(c.Argv)
+				case shell.IsInterpreter(name):
+					_, _, fromStdin, ok := shell.InterpreterProgram(c.Argv)
 					return ok && fromStdin && c.StdinDynamic
-				case isShell(name):
-					p := c.opts()
+				case shell.IsShell(name):
+					p := c.Opts()
 					if p.On("c") {
 						return false
 					}
 					readsStdin := len(p.Operands) == 0 || p.On("s") || p.Operands[0] == "-" || p.Operands[0] == "/dev/stdin"
 					return readsStdin && c.StdinDynamic || len(p.Operands) > 0 && (strings.Contains(p.Operands[0], "<(…)") || strings.HasPrefix(p.Operands[0], "$"))
 				case name == "source" || name == ".":
-					ops := c.operands()
+					ops := c.Operands()
 					return len(ops) > 0 && (strings.Contains(ops[0], "<(…)") || strings.HasPrefix(ops[0], "$") || ops[0] == "/dev/stdin") && !c.SetupEval
 				case name == "eval" && !c.SetupEval:
 					for _, a := range c.Args() {
@@ -48,15 +50,15 @@ func shellRules() []*Rule {
 		{
 			ID: "input.unknown-args", Severity: verdict.High, Asks: true, Reason: "a destructive command completed with input the guard cannot read (xargs, parallel)",
 			Suggest: "list the files first, then run the command on them by name",
-			Match: func(c *Command, e *Env) bool {
-				if !c.ArgsUnknown || isShell(c.Name()) && c.opts().On("c") && len(c.opts().Operands) > 0 && !strings.Contains(c.opts().Operands[0], "$(…)") {
+			Match: func(c *shell.Command, e *Env) bool {
+				if !c.ArgsUnknown || shell.IsShell(c.Name()) && c.Opts().On("c") && len(c.Opts().Operands) > 0 && !strings.Contains(c.Opts().Operands[0], "$(…)") {
 					return false // sh -c SCRIPT: the script is read; only its $1… are unknown
 				}
 				switch c.Name() {
 				case "rm", "rmdir", "unlink", "shred", "mv", "cp", "dd", "chmod", "chown", "chgrp", "truncate", "git", "kill", "pkill", "find", "sudo", "eval", "tee", "ln", "install", "rsync", "srm":
 					return true
 				}
-				return isShell(c.Name()) || isInterpreter(c.Name())
+				return shell.IsShell(c.Name()) || shell.IsInterpreter(c.Name())
 			},
 			Deny:  []string{"some-tool | xargs rm", "cat list | xargs rm -rf", "curl -s https://x | xargs rm -f", "cat cmds | xargs -I{} sh -c '{}'", "cat files | parallel rm -rf {}"},
 			Allow: []string{"find . -name '*.go' | xargs grep TODO", "find . -name '*.o' | xargs rm -f", "git ls-files -z | xargs -0 rm -f", "git ls-files | xargs wc -l", "echo a b | xargs echo", "ls | xargs -n1 basename"},
@@ -64,14 +66,14 @@ func shellRules() []*Rule {
 		{
 			ID: "shell.startup-file", Severity: verdict.High, Asks: true, Reason: "a shell told to run a startup file first (BASH_ENV, ENV, --rcfile, --init-file)",
 			Suggest: "source the file in the command itself, where the guard can read it",
-			Match: func(c *Command, e *Env) bool {
+			Match: func(c *shell.Command, e *Env) bool {
 				for k, v := range assignments(c) {
 					if (k == "BASH_ENV" || k == "ENV" || k == "ZDOTDIR" || k == "PROMPT_COMMAND") && v != "" {
 						return true
 					}
 				}
-				if isShell(c.Name()) {
-					p := c.opts()
+				if shell.IsShell(c.Name()) {
+					p := c.Opts()
 					_, rc := p.Value("rcfile")
 					_, init := p.Value("init-file")
 					return rc || init
@@ -84,7 +86,7 @@ func shellRules() []*Rule {
 		{
 			ID: "agent.marker", Severity: verdict.High, Reason: "removing or changing the variable that tells sentinel an agent is at work, so that a commit passes as a person's",
 			Suggest: "commit as the agent: sentinel adds Assisted-by for you",
-			Match: func(c *Command, e *Env) bool {
+			Match: func(c *shell.Command, e *Env) bool {
 				markers := agentMarkers()
 				for _, u := range c.Unset {
 					if markers[u] {
@@ -98,7 +100,7 @@ func shellRules() []*Rule {
 				}
 				switch c.Name() {
 				case "unset":
-					for _, op := range c.operands() {
+					for _, op := range c.Operands() {
 						if markers[op] {
 							return true
 						}
@@ -110,7 +112,7 @@ func shellRules() []*Rule {
 							neg = true
 						}
 					}
-					for _, op := range c.operands() {
+					for _, op := range c.Operands() {
 						k, _, hasValue := strings.Cut(op, "=")
 						if markers[k] && (neg || hasValue) {
 							return true
@@ -119,11 +121,11 @@ func shellRules() []*Rule {
 				}
 				if c.ClearEnv {
 					name := c.Name()
-					switch c.sub() {
+					switch c.Sub() {
 					case "commit", "merge", "am", "rebase", "cherry-pick", "revert", "pull":
 						return name == "git"
 					}
-					return name == "sentinel" || isShell(name) || isInterpreter(name) || name == "make"
+					return name == "sentinel" || shell.IsShell(name) || shell.IsInterpreter(name) || name == "make"
 				}
 				return false
 			},
@@ -136,14 +138,14 @@ func shellRules() []*Rule {
 			ID: "interp.one-liner", Severity: verdict.High, Asks: true, Reason: "an interpreter one-liner (paranoid level)",
 			Suggest: "save the program to a file and show it first",
 			Level:   verdict.Paranoid,
-			Match:   func(c *Command, e *Env) bool { return c.Inline != "" },
+			Match:   func(c *shell.Command, e *Env) bool { return c.Inline != "" },
 			Deny:    []string{"python3 -c 'print(1)'", "node -e 'console.log(1)'", "perl -ne print x.txt"},
 			Allow:   []string{"python3 x.py", "node server.js"},
 		},
 		{
 			ID: "rm.unknown-target", Severity: verdict.High, Asks: true, Reason: "a recursive deletion whose target the guard cannot compute (an unset variable, a loop variable, a command's output)",
 			Suggest: "write the path out",
-			Match: func(c *Command, e *Env) bool {
+			Match: func(c *shell.Command, e *Env) bool {
 				for _, t := range append(rmTargets(c, e), moveTargets(c)...) {
 					if strings.HasPrefix(t, "$") || strings.HasPrefix(t, "<(") || t == "" {
 						return true
@@ -157,7 +159,7 @@ func shellRules() []*Rule {
 		{
 			ID: "sentinel.copy", Severity: verdict.High, Reason: "copying the sentinel binary: a copy under another name escapes the rules that name it",
 			Suggest: "run sentinel itself",
-			Match: func(c *Command, e *Env) bool {
+			Match: func(c *shell.Command, e *Env) bool {
 				switch c.Name() {
 				case "cp", "install", "ln", "rsync", "dd", "cat":
 				default:
@@ -170,7 +172,7 @@ func shellRules() []*Rule {
 							sources = append(sources, a[3:])
 						}
 					}
-				} else if ops := c.operands(); len(ops) > 1 || c.Name() == "cat" {
+				} else if ops := c.Operands(); len(ops) > 1 || c.Name() == "cat" {
 					sources = ops
 					if c.Name() != "cat" {
 						sources = ops[:len(ops)-1]
@@ -191,22 +193,22 @@ func shellRules() []*Rule {
 		},
 		{
 			ID: "file.shred", Severity: verdict.High, Reason: "shredding a file, which makes it unrecoverable", Suggest: "rm it, so that it can be restored from git or a backup",
-			Match: func(c *Command, e *Env) bool { return c.Name() == "shred" || c.Name() == "srm" },
+			Match: func(c *shell.Command, e *Env) bool { return c.Name() == "shred" || c.Name() == "srm" },
 			Deny:  []string{"shred secret.txt", "shred -u notes.md", "shred --remove=wipe x", "srm -r dir"},
 			Allow: []string{"rm secret.txt", "echo shred"},
 		},
 		{
 			ID: "find.delete-all", Severity: verdict.High, Reason: "find -delete with nothing that selects what it deletes: everything below its start paths",
 			Suggest: "add the tests that select the files (-name, -type, -mtime), or rm the directory you mean",
-			Match: func(c *Command, e *Env) bool {
-				if c.Name() != "find" || !c.findPrimary("-delete") || findFilters(c) {
+			Match: func(c *shell.Command, e *Env) bool {
+				if c.Name() != "find" || !c.FindPrimary("-delete") || findFilters(c) {
 					return false
 				}
 				// Inside the project or a temporary directory, it is rm -r of
 				// that directory; at the project's root or elsewhere, a loss.
-				for _, s := range readFind(c.Args()).starts {
+				for _, s := range shell.ReadFind(c.Args()).Starts {
 					p := e.Resolve(s)
-					if !(within(p, e.Project) && p != e.Project) && !e.inTemp(p) {
+					if !(shell.Within(p, e.Project) && p != e.Project) && !e.InTemp(p) {
 						return true
 					}
 				}
@@ -216,16 +218,6 @@ func shellRules() []*Rule {
 			Allow: []string{"find . -name '*.orig' -delete", "find build -type f -mtime +7 -delete", "find . -name x", "find build -delete", "find cache -mindepth 1 -delete"},
 		},
 	}
-}
-
-// isInterpreter reports a language interpreter that runs a program given
-// on its command line or stdin.
-func isInterpreter(name string) bool {
-	switch strings.TrimRight(name, "0123456789.") {
-	case "python", "pypy", "node", "nodejs", "bun", "deno", "perl", "ruby", "php", "awk", "gawk", "mawk", "nawk", "lua", "luajit", "tclsh", "Rscript", "osascript", "pwsh", "powershell":
-		return true
-	}
-	return false
 }
 
 // agentMarkers are the variables through which sentinel knows an agent

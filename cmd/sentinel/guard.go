@@ -51,7 +51,7 @@ func guardExplainCommand(e *env) *cli.Command {
 				return perr
 			}
 			env := guard.NewEnv(e.dir, e.getenv)
-			env.Apply(policy)
+			policy.Configure(env)
 			d := guard.EvaluateCommand(c.String("command"), env, policy)
 			var b strings.Builder
 			for i, cmd := range d.Commands {

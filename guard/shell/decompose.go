@@ -1,12 +1,15 @@
-// Package guard decides, before a coding agent's tool call runs, whether it
-// may: it decomposes shell commands with a real POSIX/Bash parser, strips
-// wrappers, checks every simple command and every write against a catalogue
-// of rules and a path guard, and fails closed.
-package guard
+// Package shell decomposes a command line into the simple commands that
+// would run, the way the shell would read it: a real POSIX/Bash parser,
+// expansions the guard can compute, wrappers stripped (env, sudo, xargs,
+// timeout…), code fed to interpreters and shells read in turn, and for each
+// command what it reads, writes and runs. It knows nothing of rules or
+// protected paths; it only says what a command line does.
+package shell
 
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -128,12 +131,12 @@ type decomposer struct {
 // functions, loops, conditionals, command and process substitutions,
 // heredocs fed to a shell, and `bash -c`/`eval` strings.
 func Decompose(src string) ([]*Command, error) {
-	return decomposeIn(src, nil)
+	return DecomposeIn(src, nil)
 }
 
-// decomposeIn decomposes with an environment, which lets the guard compute
+// DecomposeIn decomposes with an environment, which lets the guard compute
 // the command substitutions that depend on it ($(pwd), $(command -v x)).
-func decomposeIn(src string, e *Env) ([]*Command, error) {
+func DecomposeIn(src string, e *Env) ([]*Command, error) {
 	d := &decomposer{fetched: map[*syntax.CallExpr]bool{}, piped: map[*syntax.CallExpr]string{},
 		dynamic: map[*syntax.CallExpr]bool{}, pipedPaths: map[*syntax.CallExpr][]string{}, written: map[string]string{}, fetchedTo: map[string]bool{}, scope: &scope{vars: map[string]string{}, env: e}}
 	err := d.parse(src, 0, nil)
@@ -181,7 +184,7 @@ func (d *decomposer) parse(src string, depth int, via []string) error {
 		switch n := n.(type) {
 		case *syntax.FuncDecl:
 			if isForkBomb(n) {
-				d.out = append(d.out, &Command{Argv: []string{forkBomb}, Env: map[string]string{}, Via: via, Text: nodeText(src, n)})
+				d.out = append(d.out, &Command{Argv: []string{ForkBomb}, Env: map[string]string{}, Via: via, Text: nodeText(src, n)})
 			}
 		case *syntax.DeclClause:
 			// export/declare/typeset/readonly/local X=y: what they set.
@@ -263,7 +266,7 @@ func (d *decomposer) parse(src string, depth int, via []string) error {
 // fetchers download code; shells run it.
 var (
 	fetchers = map[string]bool{"curl": true, "wget": true, "fetch": true, "aria2c": true}
-	shells   = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "fish": true,
+	Shells   = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "fish": true,
 		"python": true, "python3": true, "perl": true, "ruby": true, "node": true, "php": true}
 )
 
@@ -496,7 +499,7 @@ func setupStmts(stmts []*syntax.Stmt, sc **scope) bool {
 	case "ssh-agent", "dircolors", "gpg-agent":
 		return true
 	case "keychain":
-		return contains(argv, "--eval")
+		return slices.Contains(argv, "--eval")
 	case "sh", "bash", "zsh", "eval", "echo", "printf", "cat", "curl", "wget", "base64", "xxd", "python", "python3", "perl", "ruby", "node":
 		return false
 	}
@@ -506,7 +509,7 @@ func setupStmts(stmts []*syntax.Stmt, sc **scope) bool {
 			return true
 		}
 	}
-	return strings.HasPrefix(name, "conda") && contains(argv, "hook")
+	return strings.HasPrefix(name, "conda") && slices.Contains(argv, "hook")
 }
 
 // producedText is what a statement writes on stdout, when it is a literal
@@ -624,7 +627,7 @@ func (d *decomposer) add(c *Command, depth int) error {
 		return d.parse(src, depth+1, append(append([]string(nil), c.Via...), how))
 	}
 	if name == "tee" && c.Stdin != "" && !c.StdinDynamic {
-		for _, op := range c.opts().Operands {
+		for _, op := range c.Opts().Operands {
 			d.written[path.Clean(op)] += c.Stdin
 		}
 	}
@@ -639,11 +642,11 @@ func (d *decomposer) add(c *Command, depth int) error {
 		}
 	case name == "ssh" || name == "docker" || name == "podman" || name == "kubectl" || name == "oc":
 		return d.remote(c, depth)
-	case isShell(name) || name == "source" || name == ".":
+	case IsShell(name) || name == "source" || name == ".":
 		// A script written or downloaded earlier in this command line.
-		ops := c.opts().Operands
+		ops := c.Opts().Operands
 		script := ""
-		if len(ops) > 0 && !c.opts().On("c") {
+		if len(ops) > 0 && !c.Opts().On("c") {
 			script = ops[0]
 		} else if len(c.Reads) > 0 && len(ops) == 0 {
 			script = c.Reads[0]
@@ -654,15 +657,15 @@ func (d *decomposer) add(c *Command, depth int) error {
 			}
 			if d.fetchedTo[path.Clean(script)] {
 				c.FetchedCode = true
-				if !isShell(name) {
+				if !IsShell(name) {
 					c.Argv = append([]string{"sh"}, c.Argv[1:]...)
 				}
 			}
 		}
-		if !isShell(name) {
+		if !IsShell(name) {
 			return nil
 		}
-		p := c.opts()
+		p := c.Opts()
 		switch {
 		case p.On("n"):
 			return nil // -n reads and runs nothing
@@ -678,14 +681,14 @@ func (d *decomposer) add(c *Command, depth int) error {
 				return sub(c.Stdin, name+" <stdin")
 			}
 		}
-	case isInterpreter(name):
+	case IsInterpreter(name):
 		return d.interpreter(c, depth)
 	case name == "eval" && !c.SetupEval:
 		return sub(strings.Join(c.Args(), " "), "eval")
 	case name == "find":
 		return d.findExec(c, depth)
 	case name == "watch":
-		p := c.opts()
+		p := c.Opts()
 		if len(p.Operands) > 0 {
 			if p.On("exec") {
 				return d.add(&Command{Argv: p.Operands, Env: map[string]string{}, Via: append(c.Via, "watch"), Text: c.Text}, depth+1)
@@ -693,7 +696,7 @@ func (d *decomposer) add(c *Command, depth int) error {
 			return sub(strings.Join(p.Operands, " "), "watch")
 		}
 	case name == "trap":
-		ops := c.operands()
+		ops := c.Operands()
 		if len(ops) > 1 && ops[0] != "-" {
 			return sub(ops[0], "trap")
 		}
@@ -703,8 +706,8 @@ func (d *decomposer) add(c *Command, depth int) error {
 	return nil
 }
 
-// isShell reports a POSIX-family shell.
-func isShell(name string) bool {
+// IsShell reports a POSIX-family shell.
+func IsShell(name string) bool {
 	switch name {
 	case "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "busybox-sh":
 		return true
@@ -795,9 +798,9 @@ func nodeText(src string, n syntax.Node) string {
 	return src[start:end]
 }
 
-// isShortFlag reports whether arg is a bundle of short options holding f:
+// IsShortFlag reports whether arg is a bundle of short options holding f:
 // -f, -rf, -anm.
-func isShortFlag(arg string, f byte) bool {
+func IsShortFlag(arg string, f byte) bool {
 	if len(arg) < 2 || arg[0] != '-' || arg[1] == '-' {
 		return false
 	}

@@ -1,4 +1,4 @@
-package guard
+package shell
 
 import (
 	"os"
@@ -274,7 +274,7 @@ func (s *scope) subst(cs *syntax.CmdSubst) (string, bool) {
 		}
 	case "command", "which", "type":
 		if e != nil && len(ops) > 0 {
-			if p := e.lookPath(ops[len(ops)-1]); p != "" {
+			if p := e.LookPath(ops[len(ops)-1]); p != "" {
 				return p, true
 			}
 		}
@@ -291,9 +291,9 @@ func (s *scope) subst(cs *syntax.CmdSubst) (string, bool) {
 	return "", false
 }
 
-// lookPath finds a program in the environment's $PATH, as command -v
+// LookPath finds a program in the environment's $PATH, as command -v
 // would, or "".
-func (e *Env) lookPath(name string) string {
+func (e *Env) LookPath(name string) string {
 	if strings.Contains(name, "/") {
 		return e.Resolve(name)
 	}

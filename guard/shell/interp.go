@@ -1,22 +1,23 @@
-package guard
+package shell
 
 import (
 	"errors"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/gitsentinel/sentinel/guard/script"
 )
 
-// interpreterProgram returns the language and the program an interpreter
+// InterpreterProgram returns the language and the program an interpreter
 // command line runs inline (python -c, node -e, perl -e, ruby -e, php -r,
 // deno eval, awk's program), or reads from stdin (python3 -, a bare
 // python3). ok is false for a run of a script file or a module. Other
 // interpreters with an inline program (lua -e, Rscript -e, osascript -e,
 // pwsh -c) have no reader here: their program is "other".
-func interpreterProgram(argv []string) (lang, code string, stdin, ok bool) {
+func InterpreterProgram(argv []string) (lang, code string, stdin, ok bool) {
 	if lang, code, stdin, ok = script.Invocation(argv); ok || lang != "" {
 		return lang, code, stdin, ok
 	}
@@ -25,7 +26,7 @@ func interpreterProgram(argv []string) (lang, code string, stdin, ok bool) {
 		"pwsh": {"-c", "-Command", "-command"}, "powershell": {"-c", "-Command", "-command"}, "tclsh": nil}[name]
 	args := argv[1:]
 	for i, a := range args {
-		if contains(flags, a) && i+1 < len(args) {
+		if slices.Contains(flags, a) && i+1 < len(args) {
 			return "other", strings.Join(args[i+1:], " "), false, true
 		}
 	}
@@ -40,7 +41,7 @@ func interpreterProgram(argv []string) (lang, code string, stdin, ok bool) {
 // command, a removal is an rm, a read a cat, a write a write. What the
 // guard cannot compute becomes a computed command, which it asks about.
 func (d *decomposer) interpreter(c *Command, depth int) error {
-	lang, code, fromStdin, ok := interpreterProgram(c.Argv)
+	lang, code, fromStdin, ok := InterpreterProgram(c.Argv)
 	if !ok {
 		return nil
 	}

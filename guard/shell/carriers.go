@@ -1,8 +1,9 @@
-package guard
+package shell
 
 import (
 	"encoding/base64"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/gitsentinel/sentinel/guard/internal/argspec"
@@ -32,11 +33,11 @@ func (d *decomposer) listedPaths(st *syntax.Stmt) []string {
 	}
 	switch path.Base(argv[0]) {
 	case "find":
-		f := readFind(argv[1:])
-		if !f.filtered {
-			return append([]string{""}, f.starts...)
+		f := ReadFind(argv[1:])
+		if !f.Filtered {
+			return append([]string{""}, f.Starts...)
 		}
-		return f.found()
+		return f.Found()
 	case "git":
 		g := argspec.ParseGit(argv[1:])
 		switch {
@@ -76,7 +77,7 @@ func (d *decomposer) listedPaths(st *syntax.Stmt) []string {
 // with -c, rebase --exec, bisect run, submodule foreach and difftool's
 // --extcmd.
 func (d *decomposer) gitCarriers(c *Command, depth int) error {
-	g := c.git()
+	g := c.Git()
 	sub := func(src, how string) error {
 		return d.parse(src, depth+1, append(append([]string(nil), c.Via...), how))
 	}
@@ -87,7 +88,7 @@ func (d *decomposer) gitCarriers(c *Command, depth int) error {
 	}
 	// Programs git runs from its settings and variables: read them too.
 	for k, v := range g.Config {
-		if gitConfigRuns(k) && !strings.HasPrefix(k, "alias.") && v != "" && v != "$env" {
+		if GitConfigRuns(k) && !strings.HasPrefix(k, "alias.") && v != "" && v != "$env" {
 			if err := sub(strings.TrimPrefix(v, "!"), "git -c "+k); err != nil {
 				return err
 			}
@@ -335,7 +336,7 @@ func (d *decomposer) parallel(c *Command, depth int) error {
 // own.
 func (d *decomposer) findExec(c *Command, depth int) error {
 	args := c.Args()
-	f := readFind(args)
+	f := ReadFind(args)
 	for i := 0; i < len(args); i++ {
 		switch args[i] {
 		case "-exec", "-execdir", "-ok", "-okdir":
@@ -344,12 +345,12 @@ func (d *decomposer) findExec(c *Command, depth int) error {
 				j++
 			}
 			if j > i+1 {
-				for _, found := range f.found() {
+				for _, found := range f.Found() {
 					argv := make([]string, 0, j-i)
 					for _, a := range args[i+1 : j] {
 						argv = append(argv, strings.ReplaceAll(a, "{}", found))
 					}
-					if !f.filtered && path.Base(argv[0]) == "rm" {
+					if !f.Filtered && path.Base(argv[0]) == "rm" {
 						// Every file below the start paths, one by one:
 						// the tree itself goes.
 						argv = append([]string{argv[0], "-r"}, argv[1:]...)
@@ -369,8 +370,8 @@ func (d *decomposer) findExec(c *Command, depth int) error {
 // findReading is a find command line as find reads it: its start paths,
 // whether a test selects what it acts on, and the name it selects.
 type findReading struct {
-	starts   []string
-	filtered bool
+	Starts   []string
+	Filtered bool
 	name     string
 }
 
@@ -381,9 +382,9 @@ var findSelecting = map[string]bool{"-name": true, "-iname": true, "-path": true
 	"-amin": true, "-ctime": true, "-cmin": true, "-size": true, "-user": true, "-group": true, "-perm": true, "-empty": true, "-inum": true,
 	"-links": true, "-samefile": true, "-uid": true, "-gid": true, "-used": true, "-context": true, "-newermt": true, "-nouser": true, "-nogroup": true}
 
-// readFind reads find's arguments: leading -H/-L/-P/-O/-D options, the
+// ReadFind reads find's arguments: leading -H/-L/-P/-O/-D options, the
 // start paths up to the first expression word, and the expression.
-func readFind(args []string) findReading {
+func ReadFind(args []string) findReading {
 	var f findReading
 	i := 0
 	for i < len(args) && (args[i] == "-H" || args[i] == "-L" || args[i] == "-P" || strings.HasPrefix(args[i], "-O") || args[i] == "-D") {
@@ -397,10 +398,10 @@ func readFind(args []string) findReading {
 		if strings.HasPrefix(a, "-") || a == "!" || a == "(" {
 			break
 		}
-		f.starts = append(f.starts, a)
+		f.Starts = append(f.Starts, a)
 	}
-	if len(f.starts) == 0 {
-		f.starts = []string{"."}
+	if len(f.Starts) == 0 {
+		f.Starts = []string{"."}
 	}
 	// A test selects only within its branch: in -path ./.git -prune -o
 	// -delete, the -delete branch has none and takes everything else.
@@ -410,7 +411,7 @@ func readFind(args []string) findReading {
 	names := 0
 	for ; i < len(args); i++ {
 		if findSelecting[args[i]] {
-			f.filtered = true
+			f.Filtered = true
 			if (args[i] == "-name" || args[i] == "-iname") && i+1 < len(args) && (i == 0 || args[i-1] != "-not" && args[i-1] != "!") {
 				if names == 0 {
 					f.name = args[i+1]
@@ -425,11 +426,11 @@ func readFind(args []string) findReading {
 // found is what {} stands for: below each start path, the selected name
 // (start/…/NAME), or any file (start/…); without a selecting test, the
 // start paths themselves, since everything below them is reached.
-func (f findReading) found() []string {
+func (f findReading) Found() []string {
 	var out []string
-	for _, s := range f.starts {
+	for _, s := range f.Starts {
 		switch {
-		case !f.filtered:
+		case !f.Filtered:
 			out = append(out, s)
 		case f.name != "":
 			// …/ is any depth, the start path's own child included.
@@ -495,7 +496,7 @@ func (d *decomposer) remote(c *Command, depth int) error {
 			return nil
 		}
 		remote := strings.Join(p.Operands[1:], " ")
-		if isShell(path.Base(p.Operands[1])) && len(p.Operands) == 2 && c.Stdin != "" && !c.StdinDynamic {
+		if IsShell(path.Base(p.Operands[1])) && len(p.Operands) == 2 && c.Stdin != "" && !c.StdinDynamic {
 			remote = c.Stdin
 		}
 		return d.parse(remote, depth+1, via)
@@ -515,7 +516,7 @@ func (d *decomposer) remote(c *Command, depth int) error {
 		}
 	case "kubectl", "oc":
 		for i, a := range args {
-			if a == "--" && len(args) > 0 && contains(args[:i], "exec") {
+			if a == "--" && len(args) > 0 && slices.Contains(args[:i], "exec") {
 				argv = args[i+1:]
 				break
 			}

@@ -1,4 +1,4 @@
-package guard
+package shell
 
 import "strings"
 
@@ -19,16 +19,16 @@ var metadataOnly = map[string]bool{
 // gitShowsContents are git's subcommands that print a file's contents.
 var gitShowsContents = map[string]bool{"show": true, "diff": true, "log": true, "blame": true, "cat-file": true, "grep": true, "annotate": true, "archive": true}
 
-// commandReads returns the files a command reads the contents of: its
+// CommandReads returns the files a command reads the contents of: its
 // input redirections, its operands (unless it only looks at metadata),
 // and the files named by options that read them (-f FILE, -in FILE, if=,
 // @FILE).
-func commandReads(c *Command) []string {
+func CommandReads(c *Command) []string {
 	out := append([]string(nil), c.Reads...)
 	name := c.Name()
 	switch {
 	case name == "git":
-		g := c.git()
+		g := c.Git()
 		if gitShowsContents[g.Sub] && (g.Sub != "log" || g.Args.On("--patch") || g.Args.On("-p") || g.Args.On("--p")) {
 			for _, op := range g.Args.Operands {
 				if _, p, ok := strings.Cut(op, ":"); ok && p != "" {
@@ -46,7 +46,7 @@ func commandReads(c *Command) []string {
 		}
 		return out
 	case name == "source" || name == ".":
-		if ops := c.operands(); len(ops) > 0 {
+		if ops := c.Operands(); len(ops) > 0 {
 			out = append(out, ops[0])
 		}
 		return out
@@ -55,7 +55,7 @@ func commandReads(c *Command) []string {
 	case metadataOnly[name]:
 		return out
 	}
-	p := c.opts()
+	p := c.Opts()
 	out = append(out, p.Operands...)
 	for _, o := range p.Opts {
 		switch {
