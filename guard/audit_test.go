@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gitsentinel/sentinel/guard/pathguard"
+
 	"github.com/gitsentinel/sentinel/guard/shell"
 
 	"github.com/gitsentinel/sentinel/guard/verdict"
@@ -33,7 +35,7 @@ func TestLogPath(t *testing.T) {
 		{map[string]string{}, ""},
 	}
 	for _, tt := range tests {
-		if got := LogPath(env(tt.vars)); got != filepath.FromSlash(tt.want) {
+		if got := pathguard.LogPath(env(tt.vars)); got != filepath.FromSlash(tt.want) {
 			t.Errorf("LogPath(%v) = %q; want %q", tt.vars, got, tt.want)
 		}
 	}
@@ -95,7 +97,7 @@ func TestRecords(t *testing.T) {
 var testNow = time.Date(2026, 11, 29, 12, 0, 0, 0, time.FixedZone("CET", 3600))
 
 func TestNewRecordOfAShellCall(t *testing.T) {
-	d := EvaluateCommand("git push --force origin main", &Env{Env: shell.Env{Cwd: "/p", Project: "/p", Home: "/h"}}, nil)
+	d := EvaluateCommand("git push --force origin main", &pathguard.Env{Env: shell.Env{Cwd: "/p", Project: "/p", Home: "/h"}}, nil)
 	d.Call = &Call{Tool: "Bash", Command: "GITHUB_TOKEN=ghp_16C7e42F292c6912E7710c838347Ae178B4a git push --force origin main", Kind: "bash", Cwd: "/p"}
 	r := NewRecord(testNow, "claude", d, "/elsewhere")
 	want := &Record{Version: 1, Time: "2026-11-29T11:00:00.000Z", Agent: "claude", Tool: "Bash", Cwd: "/p", Verdict: "deny",

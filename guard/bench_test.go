@@ -5,6 +5,8 @@ import (
 	"os"
 	"testing"
 
+	"github.com/gitsentinel/sentinel/guard/pathguard"
+
 	"github.com/gitsentinel/sentinel/guard/verdict"
 )
 
@@ -23,8 +25,8 @@ func BenchmarkRun(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		d, _, _ := Run(context.Background(), Request{
 			Input:  func() ([]byte, error) { return ev, nil },
-			NewEnv: func(cwd string) *Env { return NewEnv(cwd, getenv) },
-			Policy: func() (*Policy, error) { return LoadPolicy(UserConfigPath(getenv), root) },
+			NewEnv: func(cwd string) *pathguard.Env { return pathguard.NewEnv(cwd, getenv) },
+			Policy: func() (*Policy, error) { return LoadPolicy(pathguard.UserConfigPath(getenv), root) },
 		})
 		if d.Verdict != verdict.Allow {
 			b.Fatal(d.Reason())

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gitsentinel/sentinel/guard/pathguard"
+
 	"github.com/gitsentinel/sentinel/guard/verdict"
 )
 
@@ -33,7 +35,7 @@ type Request struct {
 	// Dialect is the agent's; nil recognises it from the event.
 	Dialect Dialect
 	// NewEnv builds the environment from the event's absolute cwd.
-	NewEnv func(cwd string) *Env
+	NewEnv func(cwd string) *pathguard.Env
 	// Policy loads the configuration.
 	Policy func() (*Policy, error)
 	// Getenv reads the hook's environment, where Amp names the tool; nil
@@ -99,7 +101,7 @@ func Run(ctx context.Context, r Request) (*Decision, Dialect, *Policy) {
 
 // Decide reads an agent's pre-tool event in its dialect and decides,
 // failing closed, within the deadline.
-func Decide(ctx context.Context, input []byte, dialect Dialect, newEnv func(cwd string) *Env, p *Policy, policyErr error) *Decision {
+func Decide(ctx context.Context, input []byte, dialect Dialect, newEnv func(cwd string) *pathguard.Env, p *Policy, policyErr error) *Decision {
 	d, _, _ := Run(ctx, Request{
 		Input:   func() ([]byte, error) { return input, nil },
 		Dialect: dialect,
@@ -109,7 +111,7 @@ func Decide(ctx context.Context, input []byte, dialect Dialect, newEnv func(cwd 
 	return d
 }
 
-func decideInput(input []byte, dialect Dialect, newEnv func(cwd string) *Env, p *Policy, policyErr error) *Decision {
+func decideInput(input []byte, dialect Dialect, newEnv func(cwd string) *pathguard.Env, p *Policy, policyErr error) *Decision {
 	if len(input) > MaxInput {
 		return denial("input.too-large", fmt.Sprintf("the hook event is larger than %d bytes; instead: split the command", MaxInput))
 	}

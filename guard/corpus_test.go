@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gitsentinel/sentinel/guard/pathguard"
+
 	"github.com/gitsentinel/sentinel/guard/shell"
 
 	"github.com/gitsentinel/sentinel/guard/verdict"
@@ -14,8 +16,8 @@ import (
 
 // corpusEnv is a user whose home and project do not exist on this machine,
 // so that no test file under /tmp passes for them.
-func corpusEnv() *Env {
-	return &Env{Env: shell.Env{Cwd: "/home/agent-test/src/project", Home: "/home/agent-test", Project: "/home/agent-test/src/project",
+func corpusEnv() *pathguard.Env {
+	return &pathguard.Env{Env: shell.Env{Cwd: "/home/agent-test/src/project", Home: "/home/agent-test", Project: "/home/agent-test/src/project",
 		Temp: []string{"/tmp", "/var/tmp"}}, UserConfig: "/home/agent-test/.config/sentinel"}
 }
 

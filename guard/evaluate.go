@@ -5,6 +5,8 @@ import (
 	"path"
 	"strings"
 
+	"github.com/gitsentinel/sentinel/guard/pathguard"
+
 	"github.com/gitsentinel/sentinel/guard/shell"
 
 	"github.com/gitsentinel/sentinel/guard/script"
@@ -55,7 +57,7 @@ func ruleFinding(r *Rule, c *shell.Command, v verdict.Verdict) verdict.Finding {
 }
 
 // EvaluateCommand decides on a shell command.
-func EvaluateCommand(src string, e *Env, p *Policy) *Decision {
+func EvaluateCommand(src string, e *pathguard.Env, p *Policy) *Decision {
 	d := &Decision{}
 	cmds, err := shell.DecomposeIn(src, &e.Env)
 	d.Commands = cmds
@@ -91,7 +93,7 @@ func EvaluateCommand(src string, e *Env, p *Policy) *Decision {
 // one a subshell would have kept out of it: the guard errs toward seeing
 // more. A directory it cannot tell ("cd $DIR", "cd -") resolves later
 // relative paths under /, so that they meet the strictest rules.
-func after(e *Env, c *shell.Command) *Env {
+func after(e *pathguard.Env, c *shell.Command) *pathguard.Env {
 	if c.Name() != "cd" && c.Name() != "pushd" {
 		return e
 	}
@@ -111,7 +113,7 @@ func after(e *Env, c *shell.Command) *Env {
 	return &next
 }
 
-func evaluateOne(c *shell.Command, e *Env, p *Policy, d *Decision) {
+func evaluateOne(c *shell.Command, e *pathguard.Env, p *Policy, d *Decision) {
 	if args := c.Args(); len(args) == 1 && (args[0] == "--help" || args[0] == "--version" || args[0] == "-h") && !c.Computed && len(c.Writes) == 0 {
 		return // it prints and runs nothing
 	}
@@ -135,7 +137,7 @@ func evaluateOne(c *shell.Command, e *Env, p *Policy, d *Decision) {
 		return
 	}
 	if c.Computed {
-		v := e.ask()
+		v := e.Undecided()
 		d.add(verdict.Finding{RuleID: "command.computed", Verdict: v, Command: c.Text,
 			Reason: verdict.High.Reason("command.computed", "the command's name is computed ("+c.Name()+"), so what runs cannot be checked", "write the command out")})
 	}
@@ -148,7 +150,7 @@ func evaluateOne(c *shell.Command, e *Env, p *Policy, d *Decision) {
 		case r.Severity == verdict.Medium:
 			v = verdict.Warn
 		case r.Asks:
-			v = e.ask()
+			v = e.Undecided()
 		}
 		d.add(ruleFinding(r, c, v))
 	}
@@ -162,7 +164,7 @@ func evaluateOne(c *shell.Command, e *Env, p *Policy, d *Decision) {
 		}
 	}
 	for _, r := range shell.CommandReads(c) {
-		for _, f := range e.secretReads(r) {
+		for _, f := range e.SecretReads(r) {
 			d.add(verdict.Finding{RuleID: "secrets.read", Severity: verdict.High, Verdict: verdict.Deny, Command: c.Text,
 				Reason: verdict.High.Reason("secrets.read", "reading "+f.Reason+" puts it in the transcript", "ask a person for the value you need")})
 			break
@@ -171,7 +173,7 @@ func evaluateOne(c *shell.Command, e *Env, p *Policy, d *Decision) {
 }
 
 // EvaluateWrite decides on a file tool's write to a path.
-func EvaluateWrite(tool, path string, e *Env, p *Policy) *Decision {
+func EvaluateWrite(tool, path string, e *pathguard.Env, p *Policy) *Decision {
 	d := &Decision{}
 	pf := e.CheckPath(path)
 	if pf != nil && pf.Critical {
@@ -194,7 +196,7 @@ func EvaluateWrite(tool, path string, e *Env, p *Policy) *Decision {
 
 // EvaluateRead decides on a file tool's read or search of a path: the
 // contents of a secret stay out of the agent's transcript.
-func EvaluateRead(tool, path string, e *Env, p *Policy) *Decision {
+func EvaluateRead(tool, path string, e *pathguard.Env, p *Policy) *Decision {
 	d := &Decision{}
 	if v, rule, ok := p.match("read", e.Resolve(path)); ok {
 		if v != verdict.Allow {
@@ -202,7 +204,7 @@ func EvaluateRead(tool, path string, e *Env, p *Policy) *Decision {
 		}
 		return d
 	}
-	for _, f := range e.secretReads(path) {
+	for _, f := range e.SecretReads(path) {
 		d.add(verdict.Finding{RuleID: "secrets.read", Severity: verdict.High, Verdict: verdict.Deny, Command: tool + " " + path,
 			Reason: verdict.High.Reason("secrets.read", "reading "+f.Reason+" puts it in the transcript", "ask a person for the value you need")})
 	}

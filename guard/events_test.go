@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gitsentinel/sentinel/guard/pathguard"
 )
 
 var update = flag.Bool("update", false, "rewrite fixtures/guard/events/*.stdout and *.stderr (review the diff!)")
@@ -18,7 +20,7 @@ var update = flag.Bool("update", false, "rewrite fixtures/guard/events/*.stdout 
 // the host acts on.
 func TestEvents(t *testing.T) {
 	dir := filepath.Join("..", "fixtures", "guard", "events")
-	newEnv := func(cwd string) *Env {
+	newEnv := func(cwd string) *pathguard.Env {
 		e := corpusEnv()
 		if cwd != "" {
 			e.Cwd, e.Project = cwd, cwd

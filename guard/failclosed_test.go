@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gitsentinel/sentinel/guard/pathguard"
+
 	"github.com/gitsentinel/sentinel/guard/shell"
 
 	"github.com/gitsentinel/sentinel/guard/verdict"
@@ -25,7 +27,7 @@ func decideAs(t *testing.T, dialect, event string) *Decision {
 	dec, _, _ := Run(context.Background(), Request{
 		Input:   func() ([]byte, error) { return []byte(event), nil },
 		Dialect: d,
-		NewEnv:  func(cwd string) *Env { e := corpusEnv(); e.Cwd = cwd; return e },
+		NewEnv:  func(cwd string) *pathguard.Env { e := corpusEnv(); e.Cwd = cwd; return e },
 		Policy:  func() (*Policy, error) { return &Policy{}, nil },
 	})
 	return dec
@@ -137,7 +139,7 @@ func TestRelativeCwd(t *testing.T) {
 		} {
 			d, _, _ := Run(context.Background(), Request{
 				Input:  func() ([]byte, error) { return []byte(ev), nil },
-				NewEnv: func(c string) *Env { return NewEnv(c, func(string) string { return "" }) },
+				NewEnv: func(c string) *pathguard.Env { return pathguard.NewEnv(c, func(string) string { return "" }) },
 				Policy: func() (*Policy, error) { return &Policy{}, nil },
 			})
 			if d.Verdict != verdict.Deny {
@@ -155,7 +157,7 @@ func TestStalledInputDenies(t *testing.T) {
 	start := time.Now()
 	d, _, _ := Run(context.Background(), Request{
 		Input:  func() ([]byte, error) { <-block; return nil, nil },
-		NewEnv: func(c string) *Env { return corpusEnv() },
+		NewEnv: func(c string) *pathguard.Env { return corpusEnv() },
 		Policy: func() (*Policy, error) { return &Policy{}, nil },
 	})
 	if d.Verdict != verdict.Deny || !strings.Contains(d.Reason(), "deadline") {
@@ -316,7 +318,7 @@ func TestLinksAndCase(t *testing.T) {
 	if err := os.Link(hook, filepath.Join(root, "innocent.txt")); err != nil {
 		t.Skip(err)
 	}
-	e := &Env{Env: shell.Env{Cwd: root, Home: "/home/agent-test", Project: root, Temp: []string{"/nonexistent-tmp"}}}
+	e := &pathguard.Env{Env: shell.Env{Cwd: root, Home: "/home/agent-test", Project: root, Temp: []string{"/nonexistent-tmp"}}}
 	for _, cmd := range []string{
 		"echo x > h/pre-commit", "echo x > innocent.txt", "ln .git/hooks/pre-commit other", "ln -f .git/hooks/pre-commit other",
 		"echo x > .GIT/hooks/pre-commit", "echo x > .Git/Hooks/pre-commit", "cp x .git//hooks/./pre-commit", "echo x > src/../.git/hooks/pre-commit",

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/gitsentinel/sentinel/guard/pathguard"
+
 	"github.com/gitsentinel/sentinel/guard/shell"
 
 	"github.com/gitsentinel/sentinel/guard/verdict"
@@ -36,7 +38,7 @@ func FuzzDecide(f *testing.F) {
 	f.Add([]byte(`{"tool_name":"Write","tool_input":{"file_path":".env"}}`))
 	f.Add([]byte(`{"tool_name":"Bash","tool_input":"rm -rf /"}`))
 	f.Add([]byte(`{`))
-	newEnv := func(string) *Env { return corpusEnv() }
+	newEnv := func(string) *pathguard.Env { return corpusEnv() }
 	f.Fuzz(func(t *testing.T, input []byte) {
 		d := Decide(context.Background(), input, Detect(input), newEnv, nil, nil)
 		var ev struct {

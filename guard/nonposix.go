@@ -3,6 +3,8 @@ package guard
 import (
 	"strings"
 
+	"github.com/gitsentinel/sentinel/guard/pathguard"
+
 	"github.com/gitsentinel/sentinel/guard/verdict"
 )
 
@@ -42,7 +44,7 @@ func plainCommand(src string) bool {
 // the POSIX rules, since every shell passes it the same words; anything
 // else is a call the guard cannot read, which a person decides (or a
 // configured bash rule that matches the whole line).
-func EvaluateNonPOSIX(shell, src string, e *Env, p *Policy) *Decision {
+func EvaluateNonPOSIX(shell, src string, e *pathguard.Env, p *Policy) *Decision {
 	if plainCommand(src) {
 		return EvaluateCommand(src, e, p)
 	}
@@ -58,7 +60,7 @@ func EvaluateNonPOSIX(shell, src string, e *Env, p *Policy) *Decision {
 	if name == "" {
 		name = shell
 	}
-	d.add(verdict.Finding{RuleID: "shell.nonposix", Severity: verdict.High, Verdict: e.ask(), Command: line,
+	d.add(verdict.Finding{RuleID: "shell.nonposix", Severity: verdict.High, Verdict: e.Undecided(), Command: line,
 		Reason: verdict.High.Reason("shell.nonposix", "a "+name+" command, which the guard reads only when it is a plain call of a known program", "run it with the POSIX shell tool, or as a plain call")})
 	return d
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/gitsentinel/sentinel/guard/pathguard"
+
 	"github.com/gitsentinel/sentinel/guard/shell"
 
 	"github.com/gitsentinel/sentinel/guard/verdict"
@@ -120,7 +122,7 @@ func TestCacheDirIsSentinels(t *testing.T) {
 		t.Fatal(err)
 	}
 	fromEnv := filepath.Join(t.TempDir(), "env-cache")
-	e := NewEnv(root, func(k string) string {
+	e := pathguard.NewEnv(root, func(k string) string {
 		if k == "SENTINEL_CACHE_DIR" {
 			return fromEnv
 		}

@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/gitsentinel/sentinel/guard/pathguard"
+
 	"github.com/gitsentinel/sentinel/guard/shell"
 
 	"github.com/gitsentinel/sentinel/guard/verdict"
@@ -210,7 +212,7 @@ func (p *Policy) LogMode() string {
 // Configure adds what the configuration says to the environment of a call:
 // the guard's level, more secret paths, the count cache's directory. A nil
 // policy adds nothing.
-func (p *Policy) Configure(e *Env) {
+func (p *Policy) Configure(e *pathguard.Env) {
 	if p == nil {
 		return
 	}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gitsentinel/sentinel/guard/pathguard"
+
 	"github.com/gitsentinel/sentinel/guard/shell"
 
 	"github.com/gitsentinel/sentinel/guard/internal/argspec"
@@ -23,7 +25,7 @@ func gitRules() []*Rule {
 		{
 			ID: "git.force-push", Severity: verdict.High, Reason: "a force push, which discards the remote's commits",
 			Suggest: "git push --force-with-lease",
-			Match: func(c *shell.Command, e *Env) bool {
+			Match: func(c *shell.Command, e *pathguard.Env) bool {
 				g := c.Git()
 				if g.Sub != "push" || g.Args.On("dry-run") {
 					return false
@@ -46,7 +48,7 @@ func gitRules() []*Rule {
 		{
 			ID: "git.push-delete", Severity: verdict.High, Reason: "deleting a branch or tag on the remote",
 			Suggest: "ask a person to delete it",
-			Match: func(c *shell.Command, e *Env) bool {
+			Match: func(c *shell.Command, e *pathguard.Env) bool {
 				g := c.Git()
 				if g.Sub != "push" || g.Args.On("dry-run") {
 					return false
@@ -67,7 +69,7 @@ func gitRules() []*Rule {
 		{
 			ID: "git.reset-hard", Severity: verdict.High, Reason: "git reset --hard, which discards uncommitted work",
 			Suggest: "git stash, or git reset --keep",
-			Match: func(c *shell.Command, e *Env) bool {
+			Match: func(c *shell.Command, e *pathguard.Env) bool {
 				g := c.Git()
 				return g.Sub == "reset" && (g.Args.On("hard") || g.Args.On("merge"))
 			},
@@ -76,7 +78,7 @@ func gitRules() []*Rule {
 		},
 		{
 			ID: "git.clean", Severity: verdict.High, Reason: "git clean -f, which deletes untracked files", Suggest: "git clean -n to see what it would delete",
-			Match: func(c *shell.Command, e *Env) bool {
+			Match: func(c *shell.Command, e *pathguard.Env) bool {
 				g := c.Git()
 				if g.Sub != "clean" || g.Args.On("dry-run") || g.Args.On("interactive") {
 					return false
@@ -88,7 +90,7 @@ func gitRules() []*Rule {
 		},
 		{
 			ID: "git.discard", Severity: verdict.High, Reason: "discarding uncommitted changes to files", Suggest: "git stash, or git restore --staged to unstage",
-			Match: func(c *shell.Command, e *Env) bool { return gitDiscards(c.Git(), e) },
+			Match: func(c *shell.Command, e *pathguard.Env) bool { return gitDiscards(c.Git(), e) },
 			Deny: []string{"git checkout -- main.go", "git checkout HEAD~2 -- src/", "git checkout .", "git restore main.go", "git restore --worktree --staged x",
 				"git checkout -f main", "git switch --discard-changes main", "git switch -f main", "git worktree remove --force ../wt",
 				"git checkout main -- go.mod", "git checkout HEAD README.md go.mod", "git restore --source=HEAD~3 src/", "git restore -s main -W x.go",
@@ -103,7 +105,7 @@ func gitRules() []*Rule {
 		{
 			ID: "git.branch-delete", Severity: verdict.High, Reason: "force-deleting or force-moving a branch, tag or ref, which orphans its commits",
 			Suggest: "git branch -d, which refuses unmerged branches, or a new branch",
-			Match: func(c *shell.Command, e *Env) bool {
+			Match: func(c *shell.Command, e *pathguard.Env) bool {
 				g := c.Git()
 				switch g.Sub {
 				case "branch":
@@ -122,7 +124,7 @@ func gitRules() []*Rule {
 		},
 		{
 			ID: "git.stash-drop", Severity: verdict.High, Reason: "dropping stashed work", Suggest: "keep the stash, or apply it first",
-			Match: func(c *shell.Command, e *Env) bool {
+			Match: func(c *shell.Command, e *pathguard.Env) bool {
 				g := c.Git()
 				ops := g.Args.Operands
 				return g.Sub == "stash" && len(ops) > 0 && (ops[0] == "drop" || ops[0] == "clear")
@@ -133,7 +135,7 @@ func gitRules() []*Rule {
 		{
 			ID: "git.rewrite-history", Severity: verdict.High, Reason: "rewriting history or expiring the reflog and unreachable objects, which loses the way back",
 			Suggest: "ask a person to do it",
-			Match: func(c *shell.Command, e *Env) bool {
+			Match: func(c *shell.Command, e *pathguard.Env) bool {
 				g := c.Git()
 				ops := g.Args.Operands
 				switch g.Sub {
@@ -156,7 +158,7 @@ func gitRules() []*Rule {
 		{
 			ID: "git.abort", Severity: verdict.High, Reason: "aborting a merge or rebase with uncommitted changes, which git throws away",
 			Suggest: "commit or stash the changes first",
-			Match: func(c *shell.Command, e *Env) bool {
+			Match: func(c *shell.Command, e *pathguard.Env) bool {
 				g := c.Git()
 				if (g.Sub != "merge" && g.Sub != "rebase" && g.Sub != "cherry-pick" && g.Sub != "revert" && g.Sub != "am") || !g.Args.On("abort") {
 					return false
@@ -169,7 +171,7 @@ func gitRules() []*Rule {
 		},
 		{
 			ID: "git.no-verify", Severity: verdict.High, Reason: "skipping the git hooks", Suggest: "commit and push with the hooks; fix what they report",
-			Match: func(c *shell.Command, e *Env) bool {
+			Match: func(c *shell.Command, e *pathguard.Env) bool {
 				g := c.Git()
 				switch g.Sub {
 				case "commit", "merge", "am", "rebase", "push", "pull", "cherry-pick", "revert":
@@ -195,7 +197,7 @@ func gitRules() []*Rule {
 		{
 			ID: "git.sign", Severity: verdict.High, Reason: "signing with the person's key, which is how sentinel ci tells a person's acceptance from an agent's",
 			Suggest: "commit unsigned; the person signs what they accept",
-			Match: func(c *shell.Command, e *Env) bool {
+			Match: func(c *shell.Command, e *pathguard.Env) bool {
 				switch c.Name() {
 				case "git":
 					g := c.Git()
@@ -243,7 +245,7 @@ func gitRules() []*Rule {
 		{
 			ID: "git.hooks-path", Severity: verdict.High, Reason: "configuring git so that sentinel's hooks do not run (core.hooksPath, an include, a hook-disabling setting)",
 			Suggest: "leave git's hook configuration alone",
-			Match: func(c *shell.Command, e *Env) bool {
+			Match: func(c *shell.Command, e *pathguard.Env) bool {
 				g := c.Git()
 				for k := range g.Config {
 					if gitConfigBypass(k) {
@@ -269,7 +271,7 @@ func gitRules() []*Rule {
 		{
 			ID: "git.runs-program", Severity: verdict.High, Asks: true, Reason: "a git setting or variable that makes git run a program (ssh command, pager, editor, filter, alias)",
 			Suggest: "run the program yourself, where the guard can read it",
-			Match: func(c *shell.Command, e *Env) bool {
+			Match: func(c *shell.Command, e *pathguard.Env) bool {
 				g := c.Git()
 				for k := range g.Config {
 					if shell.GitConfigRuns(k) {
@@ -325,7 +327,7 @@ func tail(s []string, n int) []string {
 
 // gitDiscards reports a git command that throws away uncommitted changes
 // to files in the work tree.
-func gitDiscards(g *argspec.Git, e *Env) bool {
+func gitDiscards(g *argspec.Git, e *pathguard.Env) bool {
 	a := g.Args
 	ops := a.Operands
 	if helpRequest(a) {
@@ -450,7 +452,7 @@ func gitConfigBypass(key string) bool {
 
 // treeDirty reports whether the project has uncommitted changes to tracked
 // files, and whether that could be told within a short time.
-func treeDirty(e *Env) (dirty, known bool) {
+func treeDirty(e *pathguard.Env) (dirty, known bool) {
 	if e.Project == "" {
 		return false, false
 	}

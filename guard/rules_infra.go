@@ -3,6 +3,8 @@ package guard
 import (
 	"strings"
 
+	"github.com/gitsentinel/sentinel/guard/pathguard"
+
 	"github.com/gitsentinel/sentinel/guard/shell"
 
 	"github.com/gitsentinel/sentinel/guard/verdict"
@@ -146,7 +148,7 @@ func httpDelete(c *shell.Command) bool {
 
 func verbsRule(id, reason, suggest string, asks bool, verbs []infraVerb, deny, allow []string) *Rule {
 	return &Rule{ID: id, Severity: verdict.High, Asks: asks, Reason: reason, Suggest: suggest, Deny: deny, Allow: allow,
-		Match: func(c *shell.Command, e *Env) bool {
+		Match: func(c *shell.Command, e *pathguard.Env) bool {
 			for i := range verbs {
 				if verbs[i].match(c) {
 					return true
@@ -162,7 +164,7 @@ func platformRule() *Rule {
 	return &Rule{
 		ID: "platform.delete", Severity: verdict.High, Reason: "deleting or disabling something on a hosting platform or service (a repository, a secret, a deployment, an index)",
 		Suggest: "ask a person to do it",
-		Match: func(c *shell.Command, e *Env) bool {
+		Match: func(c *shell.Command, e *pathguard.Env) bool {
 			if httpDelete(c) {
 				return true
 			}

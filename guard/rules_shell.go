@@ -4,6 +4,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/gitsentinel/sentinel/guard/pathguard"
+
 	"github.com/gitsentinel/sentinel/guard/shell"
 
 	"github.com/gitsentinel/sentinel/guard/verdict"
@@ -18,7 +20,7 @@ func shellRules() []*Rule {
 		{
 			ID: "input.dynamic-code", Severity: verdict.High, Asks: true, Reason: "running code that arrives on stdin or from a computed string the guard cannot read",
 			Suggest: "write the commands out, or save the script and show it first",
-			Match: func(c *shell.Command, e *Env) bool {
+			Match: func(c *shell.Command, e *pathguard.Env) bool {
 				name := c.Name()
 				switch {
 				case shell.IsInterpreter(name):
@@ -50,7 +52,7 @@ func shellRules() []*Rule {
 		{
 			ID: "input.unknown-args", Severity: verdict.High, Asks: true, Reason: "a destructive command completed with input the guard cannot read (xargs, parallel)",
 			Suggest: "list the files first, then run the command on them by name",
-			Match: func(c *shell.Command, e *Env) bool {
+			Match: func(c *shell.Command, e *pathguard.Env) bool {
 				if !c.ArgsUnknown || shell.IsShell(c.Name()) && c.Opts().On("c") && len(c.Opts().Operands) > 0 && !strings.Contains(c.Opts().Operands[0], "$(…)") {
 					return false // sh -c SCRIPT: the script is read; only its $1… are unknown
 				}
@@ -66,7 +68,7 @@ func shellRules() []*Rule {
 		{
 			ID: "shell.startup-file", Severity: verdict.High, Asks: true, Reason: "a shell told to run a startup file first (BASH_ENV, ENV, --rcfile, --init-file)",
 			Suggest: "source the file in the command itself, where the guard can read it",
-			Match: func(c *shell.Command, e *Env) bool {
+			Match: func(c *shell.Command, e *pathguard.Env) bool {
 				for k, v := range assignments(c) {
 					if (k == "BASH_ENV" || k == "ENV" || k == "ZDOTDIR" || k == "PROMPT_COMMAND") && v != "" {
 						return true
@@ -86,7 +88,7 @@ func shellRules() []*Rule {
 		{
 			ID: "agent.marker", Severity: verdict.High, Reason: "removing or changing the variable that tells sentinel an agent is at work, so that a commit passes as a person's",
 			Suggest: "commit as the agent: sentinel adds Assisted-by for you",
-			Match: func(c *shell.Command, e *Env) bool {
+			Match: func(c *shell.Command, e *pathguard.Env) bool {
 				markers := agentMarkers()
 				for _, u := range c.Unset {
 					if markers[u] {
@@ -138,14 +140,14 @@ func shellRules() []*Rule {
 			ID: "interp.one-liner", Severity: verdict.High, Asks: true, Reason: "an interpreter one-liner (paranoid level)",
 			Suggest: "save the program to a file and show it first",
 			Level:   verdict.Paranoid,
-			Match:   func(c *shell.Command, e *Env) bool { return c.Inline != "" },
+			Match:   func(c *shell.Command, e *pathguard.Env) bool { return c.Inline != "" },
 			Deny:    []string{"python3 -c 'print(1)'", "node -e 'console.log(1)'", "perl -ne print x.txt"},
 			Allow:   []string{"python3 x.py", "node server.js"},
 		},
 		{
 			ID: "rm.unknown-target", Severity: verdict.High, Asks: true, Reason: "a recursive deletion whose target the guard cannot compute (an unset variable, a loop variable, a command's output)",
 			Suggest: "write the path out",
-			Match: func(c *shell.Command, e *Env) bool {
+			Match: func(c *shell.Command, e *pathguard.Env) bool {
 				for _, t := range append(rmTargets(c, e), moveTargets(c)...) {
 					if strings.HasPrefix(t, "$") || strings.HasPrefix(t, "<(") || t == "" {
 						return true
@@ -159,7 +161,7 @@ func shellRules() []*Rule {
 		{
 			ID: "sentinel.copy", Severity: verdict.High, Reason: "copying the sentinel binary: a copy under another name escapes the rules that name it",
 			Suggest: "run sentinel itself",
-			Match: func(c *shell.Command, e *Env) bool {
+			Match: func(c *shell.Command, e *pathguard.Env) bool {
 				switch c.Name() {
 				case "cp", "install", "ln", "rsync", "dd", "cat":
 				default:
@@ -182,7 +184,7 @@ func shellRules() []*Rule {
 					if strings.HasPrefix(s, "$") {
 						continue
 					}
-					if p := e.Resolve(s); e.isSentinelBinary(p) || e.isSentinelProgram(p) {
+					if p := e.Resolve(s); e.IsSentinelBinary(p) || e.IsSentinelProgram(p) {
 						return true
 					}
 				}
@@ -193,14 +195,14 @@ func shellRules() []*Rule {
 		},
 		{
 			ID: "file.shred", Severity: verdict.High, Reason: "shredding a file, which makes it unrecoverable", Suggest: "rm it, so that it can be restored from git or a backup",
-			Match: func(c *shell.Command, e *Env) bool { return c.Name() == "shred" || c.Name() == "srm" },
+			Match: func(c *shell.Command, e *pathguard.Env) bool { return c.Name() == "shred" || c.Name() == "srm" },
 			Deny:  []string{"shred secret.txt", "shred -u notes.md", "shred --remove=wipe x", "srm -r dir"},
 			Allow: []string{"rm secret.txt", "echo shred"},
 		},
 		{
 			ID: "find.delete-all", Severity: verdict.High, Reason: "find -delete with nothing that selects what it deletes: everything below its start paths",
 			Suggest: "add the tests that select the files (-name, -type, -mtime), or rm the directory you mean",
-			Match: func(c *shell.Command, e *Env) bool {
+			Match: func(c *shell.Command, e *pathguard.Env) bool {
 				if c.Name() != "find" || !c.FindPrimary("-delete") || findFilters(c) {
 					return false
 				}

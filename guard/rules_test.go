@@ -5,10 +5,12 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/gitsentinel/sentinel/guard/pathguard"
+
 	"github.com/gitsentinel/sentinel/guard/shell"
 )
 
-func testEnv(t testing.TB) *Env {
+func testEnv(t testing.TB) *pathguard.Env {
 	t.Helper()
 	home := t.TempDir()
 	project := filepath.Join(home, "src", "project")
@@ -16,7 +18,7 @@ func testEnv(t testing.TB) *Env {
 		t.Fatal(err)
 	}
 	// The test's home is itself under /tmp, so the temp dir is one of its own.
-	return &Env{Env: shell.Env{Cwd: project, Home: home, Project: project, Temp: []string{filepath.Join(home, "tmp")}}, UserConfig: filepath.Join(home, ".config", "sentinel")}
+	return &pathguard.Env{Env: shell.Env{Cwd: project, Home: home, Project: project, Temp: []string{filepath.Join(home, "tmp")}}, UserConfig: filepath.Join(home, ".config", "sentinel")}
 }
 
 // TestCatalogueSamples runs every rule's own samples: each Deny sample must
@@ -45,7 +47,7 @@ func TestCatalogueSamples(t *testing.T) {
 	}
 }
 
-func fires(t *testing.T, r *Rule, src string, e *Env) bool {
+func fires(t *testing.T, r *Rule, src string, e *pathguard.Env) bool {
 	t.Helper()
 	cmds, err := shell.DecomposeIn(src, &e.Env)
 	if err != nil {

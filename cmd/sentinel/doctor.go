@@ -13,6 +13,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gitsentinel/sentinel/guard/pathguard"
+
 	"github.com/gitsentinel/sentinel/guard/install"
 
 	"github.com/gitsentinel/sentinel/config"
@@ -96,7 +98,7 @@ func runDoctor(c *cli.Context, e *env) error {
 
 	// The user's own configuration: the guard reads it in every
 	// repository, and denies every call while it does not parse.
-	if user := guard.UserConfigPath(e.getenv); user != "" {
+	if user := pathguard.UserConfigPath(e.getenv); user != "" {
 		if _, err := guard.LoadPolicy(user, ""); err != nil {
 			broken("%s: the guard denies every call until it parses", quote.Text(err.Error()))
 			fixes = append(fixes, configFix(err, user))

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/gitsentinel/sentinel/guard/pathguard"
+
 	"github.com/gitsentinel/sentinel/guard/install"
 
 	"github.com/gitsentinel/sentinel/guard/verdict"
@@ -50,7 +52,7 @@ func guardExplainCommand(e *env) *cli.Command {
 			if perr != nil {
 				return perr
 			}
-			env := guard.NewEnv(e.dir, e.getenv)
+			env := pathguard.NewEnv(e.dir, e.getenv)
 			policy.Configure(env)
 			d := guard.EvaluateCommand(c.String("command"), env, policy)
 			var b strings.Builder
@@ -169,7 +171,7 @@ func guardSettingsPath(e *env, t *install.Target, user bool) (string, string, er
 		}
 		return install.UserSettings(filepath.Join(home, filepath.FromSlash(t.User)))
 	}
-	root := guard.NewEnv(e.dir, e.getenv).Project
+	root := pathguard.NewEnv(e.dir, e.getenv).Project
 	return filepath.Join(root, filepath.FromSlash(t.Project)), root, nil
 }
 
@@ -181,7 +183,7 @@ func lockSettings(ctx context.Context, e *env, root string, user bool) (func(), 
 			return filelock.Repository(ctx, info.CommonDir)
 		}
 	}
-	lp := guard.LogPath(e.getenv)
+	lp := pathguard.LogPath(e.getenv)
 	if lp == "" {
 		return nil, fmt.Errorf("HOME is not set: nowhere to lock the settings; set it")
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gitsentinel/sentinel/guard/pathguard"
+
 	"github.com/gitsentinel/sentinel/guard"
 	"github.com/urfave/cli/v2"
 )
@@ -43,7 +45,7 @@ func guardLogCommand(e *env) *cli.Command {
 }
 
 func runGuardLog(e *env, o guardLogOptions) error {
-	path := guard.LogPath(e.getenv)
+	path := pathguard.LogPath(e.getenv)
 	if path == "" {
 		return fmt.Errorf("no audit trail: neither XDG_STATE_HOME nor HOME is an absolute directory; run `export XDG_STATE_HOME=$HOME/.local/state`")
 	}

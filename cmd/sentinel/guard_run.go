@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gitsentinel/sentinel/guard/pathguard"
+
 	"github.com/gitsentinel/sentinel/guard/verdict"
 
 	"github.com/gitsentinel/sentinel/guard"
@@ -25,7 +27,7 @@ func runGuard(ctx context.Context, e *env, o guardOptions) error {
 	d, dialect, policy := guard.Run(ctx, guard.Request{
 		Input:   func() ([]byte, error) { return io.ReadAll(io.LimitReader(e.stdin, guard.MaxInput+1)) },
 		Dialect: guard.Dialects[o.agent],
-		NewEnv:  func(cwd string) *guard.Env { return guard.NewEnv(cwd, e.getenv) },
+		NewEnv:  func(cwd string) *pathguard.Env { return pathguard.NewEnv(cwd, e.getenv) },
 		Policy:  func() (*guard.Policy, error) { return loadGuardPolicy(e) },
 		Getenv:  e.getenv,
 	})
@@ -75,15 +77,15 @@ func checkerInput(dialect guard.Dialect, d *guard.Decision) guard.CheckerInput {
 }
 
 func loadGuardPolicy(e *env) (*guard.Policy, error) {
-	root := guard.NewEnv(e.dir, e.getenv).Project
-	return guard.LoadPolicy(guard.UserConfigPath(e.getenv), root)
+	root := pathguard.NewEnv(e.dir, e.getenv).Project
+	return guard.LoadPolicy(pathguard.UserConfigPath(e.getenv), root)
 }
 
 // auditGuard writes the guard's final decision to the audit trail. It can
 // never change the verdict: a failure is one line on stderr, and the
 // answer stands.
 func auditGuard(e *env, dialect guard.Dialect, policy *guard.Policy, d *guard.Decision) {
-	err := guard.Audit(guard.LogPath(e.getenv), policy.LogMode(), dialect.Name(), d, e.dir, time.Now())
+	err := guard.Audit(pathguard.LogPath(e.getenv), policy.LogMode(), dialect.Name(), d, e.dir, time.Now())
 	if err != nil {
 		fmt.Fprintf(e.stderr, "sentinel guard: the audit trail was not written: %s\n", strings.Join(strings.Fields(err.Error()), " "))
 	}

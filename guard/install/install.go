@@ -13,6 +13,7 @@ import (
 	"io/fs"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -176,6 +177,24 @@ func (t *Target) InUse() (project, user string) {
 		user = strings.Split(t.User, "/")[0]
 	}
 	return project, user
+}
+
+// Written lists every file an install may write, relative to the project
+// root or to the home directory, with the local settings files the hosts
+// also read: the path guard protects each of them.
+func Written() []string {
+	var out []string
+	for _, n := range TargetNames() {
+		t := Targets[n]
+		for _, rel := range []string{t.Project, t.User, t.Local} {
+			if rel != "" {
+				out = append(out, rel)
+				out = append(out, t.extraFiles(rel)...)
+			}
+		}
+	}
+	sort.Strings(out)
+	return slices.Compact(out)
 }
 
 // extraFiles are the files an install writes besides the settings file,

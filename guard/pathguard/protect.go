@@ -1,4 +1,4 @@
-package guard
+package pathguard
 
 import (
 	"debug/buildinfo"
@@ -10,6 +10,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/gitsentinel/sentinel/guard/install"
 	"github.com/gitsentinel/sentinel/guard/shell"
 
 	"github.com/gobwas/glob"
@@ -25,19 +26,23 @@ type PathFinding struct {
 	Reason string
 }
 
-// agentSettings are the files `sentinel guard install` writes, relative to
-// the project or the home directory, and the agents' own settings beside
-// them: whoever rewrites them switches the guard off.
-var agentSettings = []string{
-	".claude/settings.json", ".claude/settings.local.json", ".codex/hooks.json", ".codex/config.toml",
-	".gemini/settings.json", ".cursor/hooks.json", ".github/hooks/", ".copilot/hooks/", ".copilot/config.json",
-	".windsurf/hooks.json", ".codeium/windsurf/hooks.json", ".config/opencode/", ".opencode/", ".factory/settings.json",
-	".qwen/settings.json", ".kiro/hooks/", ".clinerules/hooks/",
-	".factory/hooks.json", ".factory/hooks/", ".factory/settings.local.json", ".codeium/hooks.json",
-	".kiro/agents/", ".kiro/settings/", ".agents/plugins/", ".augment/", ".amp/", ".config/amp/",
-	".config/goose/", "documents/cline/hooks/", "documents/cline/rules/hooks/", ".github/copilot/",
-	".copilot/settings.json",
-}
+// agentSettings are the files `sentinel guard install` writes (install
+// says which), and the agents' own settings and hook directories beside
+// them, relative to the project or the home directory, in lower case:
+// whoever rewrites them switches the guard off.
+var agentSettings = sync.OnceValue(func() []string {
+	out := []string{
+		".codex/config.toml", ".copilot/config.json", ".copilot/settings.json", ".github/hooks/", ".github/copilot/",
+		".copilot/hooks/", ".config/opencode/", ".opencode/", ".factory/hooks/", ".factory/settings.local.json",
+		".codeium/hooks.json", ".kiro/hooks/", ".kiro/agents/", ".kiro/settings/", ".clinerules/hooks/",
+		".agents/plugins/", ".augment/", ".amp/", ".config/amp/", ".config/goose/", "documents/cline/hooks/",
+		"documents/cline/rules/hooks/",
+	}
+	for _, rel := range install.Written() {
+		out = append(out, strings.ToLower(rel))
+	}
+	return out
+})
 
 // shellStartup are the files a shell runs as it starts, relative to home.
 var shellStartup = []string{".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zshenv", ".zprofile",
@@ -77,13 +82,13 @@ func (e *Env) CheckPath(raw string) *PathFinding {
 }
 
 func (e *Env) checkResolved(p string) *PathFinding {
-	if strings.HasPrefix(p, "/dev/") && (blockDevice().MatchString(p) || isDevice(p, e) && !charDevOK(p)) {
+	if strings.HasPrefix(p, "/dev/") && (BlockDevice().MatchString(p) || IsDevice(p, e) && !charDevOK(p)) {
 		return &PathFinding{ID: "path.device", Critical: true, Reason: "a write to " + p + ", a disk device"}
 	}
 	if shell.Within(p, "/proc") || shell.Within(p, "/sys") {
 		return &PathFinding{ID: "path.system", Critical: true, Reason: "a write into " + p + ", the kernel's own state"}
 	}
-	for _, d := range systemDirs {
+	for _, d := range SystemDirs {
 		if shell.Within(p, d) {
 			return &PathFinding{ID: "path.system", Critical: true, Reason: "a write into " + d + ", a system directory"}
 		}
@@ -104,7 +109,7 @@ func (e *Env) checkResolved(p string) *PathFinding {
 		s.Reason = "a write to " + s.Reason
 		return s
 	}
-	for _, rel := range agentSettings {
+	for _, rel := range agentSettings() {
 		if strings.Contains(lower+"/", "/"+rel) || strings.Contains(lower, "/"+rel) && !strings.HasSuffix(rel, "/") {
 			return &PathFinding{ID: "path.agent-settings", Reason: "a write to an agent's settings, where its hooks and permissions live"}
 		}
@@ -124,7 +129,7 @@ func (e *Env) checkResolved(p string) *PathFinding {
 		return &PathFinding{ID: "path.sentinel", Reason: "a write to sentinel's own files; a person changes them"}
 	case e.inCacheDir(lower):
 		return &PathFinding{ID: "path.sentinel", Reason: "a write to sentinel's count cache, which the ratchet trusts"}
-	case e.isSentinelBinary(p):
+	case e.IsSentinelBinary(p):
 		return &PathFinding{ID: "path.sentinel", Reason: "a write to the sentinel binary itself"}
 	}
 	return nil
@@ -141,10 +146,10 @@ func (e *Env) inCacheDir(lower string) bool {
 	return false
 }
 
-// isSentinelBinary reports the running binary, and a program named
+// IsSentinelBinary reports the running binary, and a program named
 // sentinel in a directory of $PATH: replacing either switches every check
 // off.
-func (e *Env) isSentinelBinary(p string) bool {
+func (e *Env) IsSentinelBinary(p string) bool {
 	if e.Self != "" && (p == e.Self || p == filepath.Join(filepath.Dir(e.Self), "sentinel-engine") || p == filepath.Join(filepath.Dir(e.Self), "sentinel")) {
 		// The front binary and the engine it runs are installed together:
 		// replacing either switches the checks off.
@@ -183,7 +188,7 @@ func (e *Env) hardLinkedTo(p string) string {
 		for _, rel := range []string{".sentinel/config.toml", ".sentinel/baseline.json", ".git/config", ".gitconfig"} {
 			candidates = append(candidates, filepath.Join(root, rel))
 		}
-		for _, rel := range agentSettings {
+		for _, rel := range agentSettings() {
 			if !strings.HasSuffix(rel, "/") {
 				candidates = append(candidates, filepath.Join(root, rel))
 			}
@@ -263,11 +268,11 @@ func globMatch(pattern, p string) bool {
 // maxGlobMatches bounds how many files one pattern is expanded to.
 const maxGlobMatches = 256
 
-// secretReads returns the secrets that reading raw would read: the path
+// SecretReads returns the secrets that reading raw would read: the path
 // itself, what a glob in it matches on disk (as the shell would expand
 // it) and, for a pattern, whether it could name a secret even where none
 // exists yet.
-func (e *Env) secretReads(raw string) []*PathFinding {
+func (e *Env) SecretReads(raw string) []*PathFinding {
 	if raw == "" {
 		return nil
 	}
@@ -309,11 +314,11 @@ func (e *Env) secretReads(raw string) []*PathFinding {
 	return out
 }
 
-// isSentinelProgram reports a program that is sentinel under any name: the
+// IsSentinelProgram reports a program that is sentinel under any name: the
 // running binary, or a Go binary built from sentinel's module. The build
 // information is read only for a path that exists, and only when a
 // command asks sentinel to lower its guard.
-func (e *Env) isSentinelProgram(argv0 string) bool {
+func (e *Env) IsSentinelProgram(argv0 string) bool {
 	if argv0 == "" {
 		return false
 	}
@@ -338,14 +343,14 @@ const sentinelModule = "github.com/gitsentinel/sentinel"
 var (
 	// The patterns compile on first use: a hook run pays for none it
 	// does not use.
-	blockDevice = sync.OnceValue(func() *regexp.Regexp {
+	BlockDevice = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`^/dev/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|md\d|dm-\d|mapper/)`)
 	})
 )
 
-// isDevice reports a path that is a disk device: under /dev, or a block
+// IsDevice reports a path that is a disk device: under /dev, or a block
 // device on this machine.
-func isDevice(p string, e *Env) bool {
+func IsDevice(p string, e *Env) bool {
 	if strings.HasPrefix(p, "/dev/") {
 		return true
 	}

@@ -1,4 +1,9 @@
-package guard
+// Package pathguard knows what a tool call must not touch: git's approval
+// machinery (hooks, config, the index's own files), sentinel's own files and
+// binaries, its configuration and audit trail, the agents' settings, system
+// directories, and secrets (keys, credentials, .env files). It resolves a
+// path the way the shell would and says which protection, if any, it meets.
+package pathguard
 
 import (
 	"os"
@@ -36,17 +41,17 @@ type Env struct {
 	CacheDirs []string
 }
 
-// ask is the verdict for what the guard cannot read: asked at the standard
+// Undecided is the verdict for what the guard cannot read: asked at the standard
 // level, denied above it.
-func (e *Env) ask() verdict.Verdict {
+func (e *Env) Undecided() verdict.Verdict {
 	if e.Level >= verdict.Strict {
 		return verdict.Deny
 	}
 	return verdict.Ask
 }
 
-// systemDirs are never written, and never removed recursively.
-var systemDirs = []string{"/etc", "/usr", "/boot", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"}
+// SystemDirs are never written, and never removed recursively.
+var SystemDirs = []string{"/etc", "/usr", "/boot", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"}
 
 func hasAnySuffix(s string, suffixes ...string) bool {
 	for _, x := range suffixes {
