@@ -7,19 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gitsentinel/sentinel/guard/pathguard"
-
-	"github.com/gitsentinel/sentinel/guard/shell"
-
+	"github.com/gitsentinel/sentinel/guard/internal/guardtest"
 	"github.com/gitsentinel/sentinel/guard/verdict"
 )
-
-// corpusEnv is a user whose home and project do not exist on this machine,
-// so that no test file under /tmp passes for them.
-func corpusEnv() *pathguard.Env {
-	return &pathguard.Env{Env: shell.Env{Cwd: "/home/agent-test/src/project", Home: "/home/agent-test", Project: "/home/agent-test/src/project",
-		Temp: []string{"/tmp", "/var/tmp"}}, UserConfig: "/home/agent-test/.config/sentinel"}
-}
 
 func readCorpus(t *testing.T, name string) [][2]string {
 	t.Helper()
@@ -50,7 +40,7 @@ func readCorpus(t *testing.T, name string) [][2]string {
 
 // TestCorpus checks the verdict on every command of fixtures/guard.
 func TestCorpus(t *testing.T) {
-	e := corpusEnv()
+	e := guardtest.CorpusEnv()
 	total := 0
 	for _, name := range []string{"deny.txt", "allow.txt"} {
 		for _, c := range readCorpus(t, name) {

@@ -5,6 +5,8 @@ import (
 	"path"
 	"strings"
 
+	"github.com/gitsentinel/sentinel/guard/rules"
+
 	"github.com/gitsentinel/sentinel/guard/pathguard"
 
 	"github.com/gitsentinel/sentinel/guard/shell"
@@ -51,7 +53,7 @@ func (d *Decision) add(f verdict.Finding) {
 	}
 }
 
-func ruleFinding(r *Rule, c *shell.Command, v verdict.Verdict) verdict.Finding {
+func ruleFinding(r *rules.Rule, c *shell.Command, v verdict.Verdict) verdict.Finding {
 	return verdict.Finding{RuleID: r.ID, Severity: r.Severity, Verdict: v, Command: c.Text,
 		Reason: r.Severity.Reason(r.ID, r.Reason, r.Suggest)}
 }
@@ -117,7 +119,7 @@ func evaluateOne(c *shell.Command, e *pathguard.Env, p *Policy, d *Decision) {
 	if args := c.Args(); len(args) == 1 && (args[0] == "--help" || args[0] == "--version" || args[0] == "-h") && !c.Computed && len(c.Writes) == 0 {
 		return // it prints and runs nothing
 	}
-	for _, r := range Catalogue() {
+	for _, r := range rules.Catalogue() {
 		if r.Severity == verdict.Critical && r.Match(c, e) {
 			d.add(ruleFinding(r, c, verdict.Deny))
 			return
@@ -141,7 +143,7 @@ func evaluateOne(c *shell.Command, e *pathguard.Env, p *Policy, d *Decision) {
 		d.add(verdict.Finding{RuleID: "command.computed", Verdict: v, Command: c.Text,
 			Reason: verdict.High.Reason("command.computed", "the command's name is computed ("+c.Name()+"), so what runs cannot be checked", "write the command out")})
 	}
-	for _, r := range Catalogue() {
+	for _, r := range rules.Catalogue() {
 		if r.Severity == verdict.Critical || r.Level > e.Level || !r.Match(c, e) {
 			continue
 		}
@@ -225,12 +227,12 @@ func commandWrites(c *shell.Command) []string {
 	case "chmod", "chown", "chgrp", "chattr":
 		out = append(out, modeTargets(c)...)
 	case "find":
-		out = append(out, rmTargets(c, nil)...) // the start paths of find -delete
+		out = append(out, rules.RemovedBy(c, nil)...) // the start paths of find -delete
 	case "git":
 		if c.Sub() == "update-index" {
 			// --cacheinfo MODE,SHA,PATH or MODE SHA PATH stages content
 			// without touching the file: a write to it all the same.
-			for _, op := range tail(ops, 1) {
+			for _, op := range ops[min(1, len(ops)):] {
 				if parts := strings.Split(op, ","); len(parts) == 3 {
 					op = parts[2]
 				}

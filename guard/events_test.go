@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gitsentinel/sentinel/guard/internal/guardtest"
 	"github.com/gitsentinel/sentinel/guard/pathguard"
 )
 
@@ -21,7 +22,7 @@ var update = flag.Bool("update", false, "rewrite fixtures/guard/events/*.stdout 
 func TestEvents(t *testing.T) {
 	dir := filepath.Join("..", "fixtures", "guard", "events")
 	newEnv := func(cwd string) *pathguard.Env {
-		e := corpusEnv()
+		e := guardtest.CorpusEnv()
 		if cwd != "" {
 			e.Cwd, e.Project = cwd, cwd
 		}

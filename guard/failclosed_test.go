@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gitsentinel/sentinel/guard/internal/guardtest"
 	"github.com/gitsentinel/sentinel/guard/pathguard"
 
 	"github.com/gitsentinel/sentinel/guard/shell"
@@ -27,7 +28,7 @@ func decideAs(t *testing.T, dialect, event string) *Decision {
 	dec, _, _ := Run(context.Background(), Request{
 		Input:   func() ([]byte, error) { return []byte(event), nil },
 		Dialect: d,
-		NewEnv:  func(cwd string) *pathguard.Env { e := corpusEnv(); e.Cwd = cwd; return e },
+		NewEnv:  func(cwd string) *pathguard.Env { e := guardtest.CorpusEnv(); e.Cwd = cwd; return e },
 		Policy:  func() (*Policy, error) { return &Policy{}, nil },
 	})
 	return dec
@@ -157,7 +158,7 @@ func TestStalledInputDenies(t *testing.T) {
 	start := time.Now()
 	d, _, _ := Run(context.Background(), Request{
 		Input:  func() ([]byte, error) { <-block; return nil, nil },
-		NewEnv: func(c string) *pathguard.Env { return corpusEnv() },
+		NewEnv: func(c string) *pathguard.Env { return guardtest.CorpusEnv() },
 		Policy: func() (*Policy, error) { return &Policy{}, nil },
 	})
 	if d.Verdict != verdict.Deny || !strings.Contains(d.Reason(), "deadline") {
@@ -219,7 +220,7 @@ func TestManyRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := EvaluateCommand("ls -la && go test ./...", corpusEnv(), p)
+	d := EvaluateCommand("ls -la && go test ./...", guardtest.CorpusEnv(), p)
 	if d.Verdict != verdict.Allow {
 		t.Errorf("%s", d.Verdict)
 	}
@@ -233,7 +234,7 @@ func mkfifo(path string) error { return syscall.Mkfifo(path, 0o644) }
 // TestAuditTrailProtected: the agent must not erase the record of what it
 // was refused.
 func TestAuditTrailProtected(t *testing.T) {
-	e := corpusEnv()
+	e := guardtest.CorpusEnv()
 	e.StateDir = "/home/agent-test/.local/state/sentinel"
 	for _, cmd := range []string{"rm ~/.local/state/sentinel/guard.jsonl", "echo > ~/.local/state/sentinel/guard.jsonl", "ln -sf /dev/null ~/.local/state/sentinel/guard.jsonl", "rm -rf ~/.local/state/sentinel"} {
 		if d := EvaluateCommand(cmd, e, nil); d.Verdict != verdict.Deny {
@@ -245,7 +246,7 @@ func TestAuditTrailProtected(t *testing.T) {
 // TestSentinelBinaryProtected: replacing the binary switches every check
 // off, however it is named.
 func TestSentinelBinaryProtected(t *testing.T) {
-	e := corpusEnv()
+	e := guardtest.CorpusEnv()
 	e.Self = "/home/agent-test/go/bin/sentinel"
 	e.Path = []string{"/usr/local/bin", "/home/agent-test/go/bin", "/usr/bin"}
 	dir := t.TempDir()
@@ -289,7 +290,7 @@ func TestRenamedSentinel(t *testing.T) {
 	if err := os.WriteFile(copyPath, data, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	e := corpusEnv()
+	e := guardtest.CorpusEnv()
 	for _, cmd := range []string{copyPath + " accept --reason x", copyPath + " guard uninstall --agent claude", copyPath + " merge-baseline a b c"} {
 		if d := EvaluateCommand(cmd, e, nil); d.Verdict != verdict.Deny {
 			t.Errorf("%s: %s", cmd, d.Verdict)

@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/gitsentinel/sentinel/guard/rules"
+
+	"github.com/gitsentinel/sentinel/guard/internal/guardtest"
 	"github.com/gitsentinel/sentinel/guard/pathguard"
 
 	"github.com/gitsentinel/sentinel/guard/shell"
@@ -15,14 +18,14 @@ import (
 // FuzzEvaluate: decomposition never panics, and a command that does not
 // parse is never allowed.
 func FuzzEvaluate(f *testing.F) {
-	for _, r := range Catalogue() {
+	for _, r := range rules.Catalogue() {
 		for _, s := range append(append([]string(nil), r.Deny...), r.Allow...) {
 			f.Add(s)
 		}
 	}
 	f.Add("bash -c 'sh -c \"eval rm -rf /\"'")
 	f.Add("$($($($(echo))))")
-	e := corpusEnv()
+	e := guardtest.CorpusEnv()
 	f.Fuzz(func(t *testing.T, src string) {
 		_, err := shell.Decompose(src)
 		d := EvaluateCommand(src, e, nil)
@@ -38,7 +41,7 @@ func FuzzDecide(f *testing.F) {
 	f.Add([]byte(`{"tool_name":"Write","tool_input":{"file_path":".env"}}`))
 	f.Add([]byte(`{"tool_name":"Bash","tool_input":"rm -rf /"}`))
 	f.Add([]byte(`{`))
-	newEnv := func(string) *pathguard.Env { return corpusEnv() }
+	newEnv := func(string) *pathguard.Env { return guardtest.CorpusEnv() }
 	f.Fuzz(func(t *testing.T, input []byte) {
 		d := Decide(context.Background(), input, Detect(input), newEnv, nil, nil)
 		var ev struct {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gitsentinel/sentinel/guard/internal/guardtest"
 	"github.com/gitsentinel/sentinel/guard/pathguard"
 
 	"github.com/gitsentinel/sentinel/guard/verdict"
@@ -131,7 +132,7 @@ func runWithEnv(t *testing.T, dialect, event string, env map[string]string) (*De
 	dec, dl, _ := Run(context.Background(), Request{
 		Input:   func() ([]byte, error) { return []byte(event), nil },
 		Dialect: d,
-		NewEnv:  func(cwd string) *pathguard.Env { e := corpusEnv(); e.Cwd = cwd; return e },
+		NewEnv:  func(cwd string) *pathguard.Env { e := guardtest.CorpusEnv(); e.Cwd = cwd; return e },
 		Policy:  func() (*Policy, error) { return &Policy{}, nil },
 		Getenv:  func(k string) string { return env[k] },
 	})

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/gitsentinel/sentinel/guard/internal/guardtest"
 	"github.com/gitsentinel/sentinel/guard/pathguard"
 
 	"github.com/gitsentinel/sentinel/guard/shell"
@@ -13,7 +14,7 @@ import (
 )
 
 func TestCheckPath(t *testing.T) {
-	e := testEnv(t)
+	e := guardtest.Env(t)
 	// A link inside the project that points into ~/.ssh is ~/.ssh.
 	ssh := filepath.Join(e.Home, ".ssh")
 	if err := os.MkdirAll(ssh, 0o700); err != nil {
@@ -72,7 +73,7 @@ func TestCheckPath(t *testing.T) {
 }
 
 func TestComputedAndStrict(t *testing.T) {
-	e := testEnv(t)
+	e := guardtest.Env(t)
 	if d := EvaluateCommand("$CMD x", e, nil); d.Verdict != verdict.Ask {
 		t.Errorf("computed: %s", d.Verdict)
 	}
@@ -83,7 +84,7 @@ func TestComputedAndStrict(t *testing.T) {
 }
 
 func TestTooDeep(t *testing.T) {
-	e := testEnv(t)
+	e := guardtest.Env(t)
 	cmd := "rm -rf /"
 	for i := 0; i < shell.MaxDepth+2; i++ {
 		cmd = "bash -c " + shellQuote(cmd)

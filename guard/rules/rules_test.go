@@ -1,25 +1,12 @@
-package guard
+package rules
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/gitsentinel/sentinel/guard/pathguard"
 
 	"github.com/gitsentinel/sentinel/guard/shell"
 )
-
-func testEnv(t testing.TB) *pathguard.Env {
-	t.Helper()
-	home := t.TempDir()
-	project := filepath.Join(home, "src", "project")
-	if err := os.MkdirAll(project, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	// The test's home is itself under /tmp, so the temp dir is one of its own.
-	return &pathguard.Env{Env: shell.Env{Cwd: project, Home: home, Project: project, Temp: []string{filepath.Join(home, "tmp")}}, UserConfig: filepath.Join(home, ".config", "sentinel")}
-}
 
 // TestCatalogueSamples runs every rule's own samples: each Deny sample must
 // make that rule fire, each Allow sample must not.

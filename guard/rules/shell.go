@@ -1,4 +1,4 @@
-package guard
+package rules
 
 import (
 	"strings"
@@ -148,7 +148,7 @@ func shellRules() []*Rule {
 			ID: "rm.unknown-target", Severity: verdict.High, Asks: true, Reason: "a recursive deletion whose target the guard cannot compute (an unset variable, a loop variable, a command's output)",
 			Suggest: "write the path out",
 			Match: func(c *shell.Command, e *pathguard.Env) bool {
-				for _, t := range append(rmTargets(c, e), moveTargets(c)...) {
+				for _, t := range append(RemovedBy(c, e), moveTargets(c)...) {
 					if strings.HasPrefix(t, "$") || strings.HasPrefix(t, "<(") || t == "" {
 						return true
 					}

@@ -1,4 +1,11 @@
-package guard
+// Package rules is the guard's catalogue: each rule a piece of data with an
+// id, a severity, what the command would do, the safer way, the level it
+// starts at, and the commands it must and must not catch. The rules are
+// grouped by theme (the shell and files in shell.go, git in git.go,
+// infrastructure in infra.go), and one test runs every sample of every rule.
+// A rule asks the decomposed command (shell) and the path guard (pathguard);
+// it never reads raw text.
+package rules
 
 import (
 	"path/filepath"
@@ -36,7 +43,7 @@ type Rule struct {
 }
 
 // rmTargets resolves what a recursive rm (or find -delete) removes.
-func rmTargets(c *shell.Command, e *pathguard.Env) []string {
+func RemovedBy(c *shell.Command, e *pathguard.Env) []string {
 	var out []string
 	switch {
 	case c.Name() == "rm" && c.Recursive():
@@ -219,7 +226,7 @@ func baseRules() []*Rule {
 			ID: "rm.root", Severity: verdict.Critical, Reason: "recursive deletion of /, the home directory or a system directory",
 			Suggest: "delete the specific paths inside the project you mean",
 			Match: func(c *shell.Command, e *pathguard.Env) bool {
-				for _, t := range append(rmTargets(c, e), moveTargets(c)...) {
+				for _, t := range append(RemovedBy(c, e), moveTargets(c)...) {
 					if dangerousRoot(t, e) {
 						return true
 					}
@@ -382,7 +389,7 @@ func baseRules() []*Rule {
 				// find . -name '*.orig' -delete removes only what its tests
 				// select; inside .git, anything it removes does harm.
 				whole := c.Name() != "find" || !findFilters(c)
-				for _, t := range rmTargets(c, e) {
+				for _, t := range RemovedBy(c, e) {
 					p := e.Resolve(t)
 					if shell.Within(p, gitDir) || whole && shell.Within(e.Project, p) {
 						return true
@@ -413,7 +420,7 @@ func baseRules() []*Rule {
 				if c.Name() == "rm" && c.Recursive() && len(c.Operands()) == 0 && contains(c.Via, "xargs") {
 					return true // the targets come from input nobody has checked
 				}
-				for _, t := range rmTargets(c, e) {
+				for _, t := range RemovedBy(c, e) {
 					p := e.Resolve(t)
 					if shell.Within(p, e.Project) {
 						continue
