@@ -3,6 +3,7 @@ package rules
 import (
 	"testing"
 
+	"github.com/gitsentinel/sentinel/guard/internal/guardtest"
 	"github.com/gitsentinel/sentinel/guard/pathguard"
 
 	"github.com/gitsentinel/sentinel/guard/shell"
@@ -11,7 +12,7 @@ import (
 // TestCatalogueSamples runs every rule's own samples: each Deny sample must
 // make that rule fire, each Allow sample must not.
 func TestCatalogueSamples(t *testing.T) {
-	e := testEnv(t)
+	e := guardtest.Env(t)
 	ids := map[string]bool{}
 	for _, r := range Catalogue() {
 		if ids[r.ID] {
