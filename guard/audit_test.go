@@ -112,8 +112,8 @@ func TestNewRecordOfAShellCall(t *testing.T) {
 
 func TestNewRecordOfAFileToolHasPathsNotContents(t *testing.T) {
 	d := &Decision{}
-	d.add(verdict.Finding{RuleID: "path.credentials", Verdict: verdict.Deny, Reason: "a write to a credential file"})
-	d.add(verdict.Finding{RuleID: "path.credentials", Verdict: verdict.Deny, Reason: "again"})
+	d.Add(verdict.Finding{RuleID: "path.credentials", Verdict: verdict.Deny, Reason: "a write to a credential file"})
+	d.Add(verdict.Finding{RuleID: "path.credentials", Verdict: verdict.Deny, Reason: "again"})
 	d.Call = &Call{Tool: "Write", Writes: []string{".env", "/tmp/TOKEN=abc"}, Reads: []string{"in.txt"}, Kind: "write"}
 	r := NewRecord(testNow, "gemini", d, "/cwd")
 	if r.Command != "" || strings.Join(r.Paths, "|") != ".env|/tmp/TOKEN=***|in.txt" {
@@ -128,7 +128,7 @@ func TestNewRecordOfAFileToolHasPathsNotContents(t *testing.T) {
 }
 
 func TestNewRecordBoundsItsSize(t *testing.T) {
-	d := &Decision{Verdict: verdict.Deny}
+	d := &Decision{Outcome: verdict.Outcome{Verdict: verdict.Deny}}
 	long := strings.Repeat("echo aaaa; ", 10000)
 	r := NewRecord(testNow, "claude", withCall(d, &Call{Tool: "Bash", Command: long}), "/")
 	if len(r.Command) > MaxRecordCommand || len(r.Command) < MaxRecordCommand-100 {

@@ -43,11 +43,13 @@ type CheckerInput struct {
 // program that cannot start — denies. The reason for the agent names the
 // checker only: the checker's own words go to the person (stderr), never to
 // the agent, which could read them as instructions.
-func (c *Checker) Review(ctx context.Context, in CheckerInput) (*Decision, string) {
+func (c *Checker) Review(ctx context.Context, in CheckerInput) (verdict.Outcome, string) {
 	name := filepath.Base(c.Argv[0])
-	deny := func(why string) (*Decision, string) {
-		return denial("checker", fmt.Sprintf("the checker %s refused this call; a person can see why in the hook's log", name)),
-			verdict.OneLine(fmt.Sprintf("sentinel guard: checker %s: %s", name, why))
+	deny := func(why string) (verdict.Outcome, string) {
+		var o verdict.Outcome
+		o.Add(verdict.Finding{RuleID: "checker", Verdict: verdict.Deny,
+			Reason: verdict.Reason("checker", fmt.Sprintf("the checker %s refused this call; a person can see why in the hook's log", name), "")})
+		return o, verdict.OneLine(fmt.Sprintf("sentinel guard: checker %s: %s", name, why))
 	}
 	payload, err := json.Marshal(in)
 	if err != nil {
@@ -78,7 +80,7 @@ func (c *Checker) Review(ctx context.Context, in CheckerInput) (*Decision, strin
 		return deny("an answer that is not JSON")
 	}
 	if len(ans) == 1 && string(ans["allowed"]) == "true" {
-		return &Decision{}, ""
+		return verdict.Outcome{}, ""
 	}
 	var why struct {
 		Reason string `json:"reason"`

@@ -2,7 +2,6 @@ package guard
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strconv"
@@ -23,7 +22,7 @@ const Deadline = 250 * time.Millisecond
 // denial is a decision that refuses for a reason of the guard's own.
 func denial(id, reason string) *Decision {
 	d := &Decision{}
-	d.add(verdict.Finding{RuleID: id, Verdict: verdict.Deny, Reason: verdict.Reason(id, reason, "")})
+	d.Add(verdict.Finding{RuleID: id, Verdict: verdict.Deny, Reason: verdict.Reason(id, reason, "")})
 	return d
 }
 
@@ -144,14 +143,14 @@ func decideInput(input []byte, dialect Dialect, newEnv func(cwd string) *pathgua
 		d = &Decision{}
 		for _, w := range call.Writes {
 			for _, f := range EvaluateWrite(call.Kind, w, e, p).Findings {
-				d.add(f)
+				d.Add(f)
 			}
 		}
 	case "read":
 		d = &Decision{}
 		for _, r := range call.Reads {
 			for _, f := range EvaluateRead(call.Tool, r, e, p).Findings {
-				d.add(f)
+				d.Add(f)
 			}
 		}
 	default:
@@ -160,26 +159,4 @@ func decideInput(input []byte, dialect Dialect, newEnv func(cwd string) *pathgua
 	d.Call = call
 	d.Raw = string(input)
 	return d
-}
-
-// ClaudeResponse is what Claude Code acts on: nothing for an allow (the
-// host's own permissions go on; the guard never grants), else a
-// PreToolUse decision. A MEDIUM warning becomes the host's ask.
-func ClaudeResponse(d *Decision) []byte {
-	decision := ""
-	switch d.Verdict {
-	case verdict.Deny:
-		decision = "deny"
-	case verdict.Ask, verdict.Warn:
-		decision = "ask"
-	default:
-		return nil
-	}
-	out := map[string]any{"hookSpecificOutput": map[string]any{
-		"hookEventName":            "PreToolUse",
-		"permissionDecision":       decision,
-		"permissionDecisionReason": d.Reason(),
-	}}
-	b, _ := json.Marshal(out)
-	return append(b, '\n')
 }

@@ -17,7 +17,7 @@ import (
 // Goose, Augment): an ask is a refusal that says how a person allows the
 // call, and a MEDIUM warning lets the call run with its reason on stderr,
 // which these hosts show the person or ignore.
-func exit2Answer(d *Decision) Answer {
+func exit2Answer(d verdict.Outcome) Answer {
 	switch d.Verdict {
 	case verdict.Allow:
 		return Answer{}
@@ -31,7 +31,7 @@ func exit2Answer(d *Decision) Answer {
 // (Factory Droid, Qwen Code): an ask is hookSpecificOutput's "ask", and a
 // refusal is exit status 2 with the reason on stderr, the form their
 // documentation gives first and which blocks whatever the JSON says.
-func cloneAnswer(d *Decision) Answer {
+func cloneAnswer(d verdict.Outcome) Answer {
 	switch d.Verdict {
 	case verdict.Allow:
 		return Answer{}
@@ -111,7 +111,7 @@ func (windsurf) Parse(input []byte) (*Call, error) {
 	return c, nil
 }
 
-func (windsurf) Answer(d *Decision) Answer { return exit2Answer(d) }
+func (windsurf) Answer(d verdict.Outcome, call *Call) Answer { return exit2Answer(d) }
 
 // --- Kiro (and the Amazon Q Developer CLI before it) ---
 
@@ -186,7 +186,7 @@ func (kiro) Parse(input []byte) (*Call, error) {
 	return c, nil
 }
 
-func (kiro) Answer(d *Decision) Answer { return exit2Answer(d) }
+func (kiro) Answer(d verdict.Outcome, call *Call) Answer { return exit2Answer(d) }
 
 // --- Cline ---
 
@@ -254,7 +254,7 @@ func (cline) Parse(input []byte) (*Call, error) {
 
 // Answer is the JSON Cline reads from the hook's stdout: cancel blocks
 // the call and errorMessage says why. Cline cannot ask.
-func (cline) Answer(d *Decision) Answer {
+func (cline) Answer(d verdict.Outcome, call *Call) Answer {
 	out := map[string]any{"cancel": false}
 	switch d.Verdict {
 	case verdict.Warn:
@@ -329,7 +329,7 @@ func (goose) Parse(input []byte) (*Call, error) {
 
 // Answer uses exit status 2 with the reason on stderr; stdout stays empty,
 // since anything on it that is not a decision reads as no decision.
-func (goose) Answer(d *Decision) Answer { return exit2Answer(d) }
+func (goose) Answer(d verdict.Outcome, call *Call) Answer { return exit2Answer(d) }
 
 // --- Factory Droid ---
 
@@ -389,7 +389,7 @@ func (factory) Parse(input []byte) (*Call, error) {
 	return c, nil
 }
 
-func (factory) Answer(d *Decision) Answer { return cloneAnswer(d) }
+func (factory) Answer(d verdict.Outcome, call *Call) Answer { return cloneAnswer(d) }
 
 // --- Qwen Code ---
 
@@ -408,7 +408,7 @@ func (qwen) Parse(input []byte) (*Call, error) {
 	return parseGeminiTool(o)
 }
 
-func (qwen) Answer(d *Decision) Answer { return cloneAnswer(d) }
+func (qwen) Answer(d verdict.Outcome, call *Call) Answer { return cloneAnswer(d) }
 
 // --- Augment (Auggie CLI and the IDE extensions) ---
 
@@ -467,7 +467,7 @@ func (augment) Parse(input []byte) (*Call, error) {
 	return c, nil
 }
 
-func (augment) Answer(d *Decision) Answer { return exit2Answer(d) }
+func (augment) Answer(d verdict.Outcome, call *Call) Answer { return exit2Answer(d) }
 
 // --- Amp ---
 
@@ -516,7 +516,7 @@ func (a amp) Parse(input []byte) (*Call, error) {
 
 // Answer is an exit status: 0 runs the call, 1 asks the operator, 2 and
 // above reject it with stderr shown to the model.
-func (amp) Answer(d *Decision) Answer {
+func (amp) Answer(d verdict.Outcome, call *Call) Answer {
 	switch d.Verdict {
 	case verdict.Allow:
 		return Answer{}
@@ -584,7 +584,7 @@ func (opencode) Parse(input []byte) (*Call, error) {
 // call run; anything else, and any other exit status, makes it throw. A
 // refusal also exits 2, so that a plugin that stopped reading stdout
 // still blocks.
-func (opencode) Answer(d *Decision) Answer {
+func (opencode) Answer(d verdict.Outcome, call *Call) Answer {
 	out := map[string]string{"decision": "allow"}
 	exit := 0
 	switch d.Verdict {

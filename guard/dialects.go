@@ -41,7 +41,7 @@ type Dialect interface {
 	// Parse reads an event.
 	Parse(input []byte) (*Call, error)
 	// Answer renders a decision.
-	Answer(d *Decision) Answer
+	Answer(d verdict.Outcome, call *Call) Answer
 }
 
 // Dialects are the agents sentinel speaks to, by name.
@@ -79,7 +79,7 @@ type envDialect interface {
 }
 
 // answerReason is a refusal's one line for the agent.
-func answerReason(d *Decision) string {
+func answerReason(d verdict.Outcome) string {
 	r := d.Reason()
 	if r == "" {
 		r = "sentinel guard: refused"
@@ -89,7 +89,7 @@ func answerReason(d *Decision) string {
 
 // askAsDeny turns an ask into a deny for hosts that ignore ask, saying how a
 // person allows the call.
-func askAsDeny(d *Decision) string {
+func askAsDeny(d verdict.Outcome) string {
 	r := answerReason(d)
 	if d.Verdict == verdict.Ask {
 		r = verdict.OneLine(r + " (this agent cannot ask; a person may allow it with a [[guard.rules]] allow in ~/.config/sentinel/config.toml)")
@@ -103,7 +103,7 @@ type claude struct{}
 
 func (claude) Name() string { return "claude" }
 
-func (claude) Answer(d *Decision) Answer {
+func (claude) Answer(d verdict.Outcome, call *Call) Answer {
 	return Answer{Stdout: ClaudeResponse(d)}
 }
 
@@ -137,7 +137,7 @@ func PatchPaths(patch string) []string {
 	return out
 }
 
-func (codex) Answer(d *Decision) Answer {
+func (codex) Answer(d verdict.Outcome, call *Call) Answer {
 	switch d.Verdict {
 	case verdict.Allow:
 		return Answer{}
@@ -156,7 +156,7 @@ type gemini struct{}
 
 func (gemini) Name() string { return "gemini" }
 
-func (gemini) Answer(d *Decision) Answer {
+func (gemini) Answer(d verdict.Outcome, call *Call) Answer {
 	if d.Verdict == verdict.Allow || d.Verdict == verdict.Warn {
 		return Answer{} // MEDIUM is allowed where the host cannot ask
 	}
@@ -170,8 +170,8 @@ type cursor struct{}
 
 func (cursor) Name() string { return "cursor" }
 
-func (cursor) Answer(d *Decision) Answer {
-	if d.Call != nil && d.Call.Tool == "beforeReadFile" {
+func (cursor) Answer(d verdict.Outcome, call *Call) Answer {
+	if call != nil && call.Tool == "beforeReadFile" {
 		// beforeReadFile takes allow or deny and a user_message, no ask:
 		// a MEDIUM warning reads, an ask is refused.
 		out := map[string]string{"permission": "allow"}
@@ -198,10 +198,32 @@ type copilot struct{}
 
 func (copilot) Name() string { return "copilot" }
 
-func (copilot) Answer(d *Decision) Answer {
+func (copilot) Answer(d verdict.Outcome, call *Call) Answer {
 	if d.Verdict == verdict.Allow || d.Verdict == verdict.Warn {
 		return Answer{} // MEDIUM is allowed where the host cannot ask
 	}
 	b, _ := json.Marshal(map[string]string{"permissionDecision": "deny", "permissionDecisionReason": askAsDeny(d)})
 	return Answer{Stdout: append(b, '\n')}
+}
+
+// ClaudeResponse is what Claude Code acts on: nothing for an allow (the
+// host's own permissions go on; the guard never grants), else a
+// PreToolUse decision. A MEDIUM warning becomes the host's ask.
+func ClaudeResponse(d verdict.Outcome) []byte {
+	decision := ""
+	switch d.Verdict {
+	case verdict.Deny:
+		decision = "deny"
+	case verdict.Ask, verdict.Warn:
+		decision = "ask"
+	default:
+		return nil
+	}
+	out := map[string]any{"hookSpecificOutput": map[string]any{
+		"hookEventName":            "PreToolUse",
+		"permissionDecision":       decision,
+		"permissionDecisionReason": d.Reason(),
+	}}
+	b, _ := json.Marshal(out)
+	return append(b, '\n')
 }

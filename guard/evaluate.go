@@ -18,8 +18,7 @@ import (
 
 // Decision is the guard's verdict on a tool call, with what led to it.
 type Decision struct {
-	Verdict  verdict.Verdict
-	Findings []verdict.Finding
+	verdict.Outcome
 	Commands []*shell.Command
 	// Call is the tool call decided on, when it came from an event.
 	Call *Call
@@ -31,27 +30,6 @@ type Decision struct {
 	NeedsEngine bool
 }
 
-// Reason is the one-line reason a host shows: the first finding of the
-// verdict's weight, its rule id and the safer way, at most 300 characters.
-func (d *Decision) Reason() string {
-	var best *verdict.Finding
-	for i, f := range d.Findings {
-		if f.Verdict == d.Verdict && (best == nil || f.Severity > best.Severity) {
-			best = &d.Findings[i]
-		}
-	}
-	if best == nil {
-		return ""
-	}
-	return verdict.OneLine(best.Reason)
-}
-
-func (d *Decision) add(f verdict.Finding) {
-	d.Findings = append(d.Findings, f)
-	if f.Verdict > d.Verdict {
-		d.Verdict = f.Verdict
-	}
-}
 
 func ruleFinding(r *rules.Rule, c *shell.Command, v verdict.Verdict) verdict.Finding {
 	return verdict.Finding{RuleID: r.ID, Severity: r.Severity, Verdict: v, Command: c.Text,
@@ -65,12 +43,12 @@ func EvaluateCommand(src string, e *pathguard.Env, p *Policy) *Decision {
 	d.Commands = cmds
 	if errors.Is(err, script.ErrNeedsEngine) {
 		d.NeedsEngine = true
-		d.add(verdict.Finding{RuleID: "engine", Verdict: verdict.Deny, Command: src,
+		d.Add(verdict.Finding{RuleID: "engine", Verdict: verdict.Deny, Command: src,
 			Reason: verdict.Reason("engine", err.Error()+", which is not installed beside it", "run `make install` in sentinel's source")})
 		return d
 	}
 	if err != nil {
-		d.add(verdict.Finding{RuleID: "parse", Verdict: verdict.Deny, Command: src,
+		d.Add(verdict.Finding{RuleID: "parse", Verdict: verdict.Deny, Command: src,
 			Reason: verdict.Reason("parse", err.Error(), "write the command so that a POSIX/Bash parser reads it")})
 		return d
 	}
@@ -121,26 +99,26 @@ func evaluateOne(c *shell.Command, e *pathguard.Env, p *Policy, d *Decision) {
 	}
 	for _, r := range rules.Catalogue() {
 		if r.Severity == verdict.Critical && r.Match(c, e) {
-			d.add(ruleFinding(r, c, verdict.Deny))
+			d.Add(ruleFinding(r, c, verdict.Deny))
 			return
 		}
 	}
 	for _, w := range commandWrites(c) {
 		if pf := e.CheckPath(w); pf != nil && pf.Critical {
-			d.add(verdict.Finding{RuleID: pf.ID, Severity: verdict.Critical, Verdict: verdict.Deny, Command: c.Text,
+			d.Add(verdict.Finding{RuleID: pf.ID, Severity: verdict.Critical, Verdict: verdict.Deny, Command: c.Text,
 				Reason: verdict.Critical.Reason(pf.ID, pf.Reason+" ("+w+")", "write inside the project")})
 			return
 		}
 	}
 	if v, rule, ok := p.match("bash", c.Normalized()); ok {
 		if v != verdict.Allow {
-			d.add(verdict.Finding{RuleID: "config", Verdict: v, Command: c.Text, Reason: verdict.Reason("config", "the configured rule "+rule+" says "+v.String(), "")})
+			d.Add(verdict.Finding{RuleID: "config", Verdict: v, Command: c.Text, Reason: verdict.Reason("config", "the configured rule "+rule+" says "+v.String(), "")})
 		}
 		return
 	}
 	if c.Computed {
 		v := e.Undecided()
-		d.add(verdict.Finding{RuleID: "command.computed", Verdict: v, Command: c.Text,
+		d.Add(verdict.Finding{RuleID: "command.computed", Verdict: v, Command: c.Text,
 			Reason: verdict.High.Reason("command.computed", "the command's name is computed ("+c.Name()+"), so what runs cannot be checked", "write the command out")})
 	}
 	for _, r := range rules.Catalogue() {
@@ -154,20 +132,20 @@ func evaluateOne(c *shell.Command, e *pathguard.Env, p *Policy, d *Decision) {
 		case r.Asks:
 			v = e.Undecided()
 		}
-		d.add(ruleFinding(r, c, v))
+		d.Add(ruleFinding(r, c, v))
 	}
 	// git rm --cached untracks a file and leaves it be: right for a
 	// secret, a loss for sentinel's own files.
 	untrack := c.Sub() == "rm" && c.Git().Args.On("cached")
 	for _, w := range commandWrites(c) {
 		if pf := e.CheckPath(w); pf != nil && !(untrack && strings.HasPrefix(pf.ID, "path.credentials")) {
-			d.add(verdict.Finding{RuleID: pf.ID, Severity: verdict.High, Verdict: verdict.Deny, Command: c.Text,
+			d.Add(verdict.Finding{RuleID: pf.ID, Severity: verdict.High, Verdict: verdict.Deny, Command: c.Text,
 				Reason: verdict.High.Reason(pf.ID, pf.Reason+" ("+w+")", "ask a person to change it")})
 		}
 	}
 	for _, r := range shell.CommandReads(c) {
 		for _, f := range e.SecretReads(r) {
-			d.add(verdict.Finding{RuleID: "secrets.read", Severity: verdict.High, Verdict: verdict.Deny, Command: c.Text,
+			d.Add(verdict.Finding{RuleID: "secrets.read", Severity: verdict.High, Verdict: verdict.Deny, Command: c.Text,
 				Reason: verdict.High.Reason("secrets.read", "reading "+f.Reason+" puts it in the transcript", "ask a person for the value you need")})
 			break
 		}
@@ -179,18 +157,18 @@ func EvaluateWrite(tool, path string, e *pathguard.Env, p *Policy) *Decision {
 	d := &Decision{}
 	pf := e.CheckPath(path)
 	if pf != nil && pf.Critical {
-		d.add(verdict.Finding{RuleID: pf.ID, Severity: verdict.Critical, Verdict: verdict.Deny, Command: tool + " " + path,
+		d.Add(verdict.Finding{RuleID: pf.ID, Severity: verdict.Critical, Verdict: verdict.Deny, Command: tool + " " + path,
 			Reason: verdict.Critical.Reason(pf.ID, pf.Reason+" ("+path+")", "write inside the project")})
 		return d
 	}
 	if v, rule, ok := p.match(tool, e.Resolve(path)); ok {
 		if v != verdict.Allow {
-			d.add(verdict.Finding{RuleID: "config", Verdict: v, Command: tool + " " + path, Reason: verdict.Reason("config", "the configured rule "+rule+" says "+v.String(), "")})
+			d.Add(verdict.Finding{RuleID: "config", Verdict: v, Command: tool + " " + path, Reason: verdict.Reason("config", "the configured rule "+rule+" says "+v.String(), "")})
 		}
 		return d
 	}
 	if pf != nil {
-		d.add(verdict.Finding{RuleID: pf.ID, Severity: verdict.High, Verdict: verdict.Deny, Command: tool + " " + path,
+		d.Add(verdict.Finding{RuleID: pf.ID, Severity: verdict.High, Verdict: verdict.Deny, Command: tool + " " + path,
 			Reason: verdict.High.Reason(pf.ID, pf.Reason+" ("+path+")", "ask a person to change it")})
 	}
 	return d
@@ -202,12 +180,12 @@ func EvaluateRead(tool, path string, e *pathguard.Env, p *Policy) *Decision {
 	d := &Decision{}
 	if v, rule, ok := p.match("read", e.Resolve(path)); ok {
 		if v != verdict.Allow {
-			d.add(verdict.Finding{RuleID: "config", Verdict: v, Command: tool + " " + path, Reason: verdict.Reason("config", "the configured rule "+rule+" says "+v.String(), "")})
+			d.Add(verdict.Finding{RuleID: "config", Verdict: v, Command: tool + " " + path, Reason: verdict.Reason("config", "the configured rule "+rule+" says "+v.String(), "")})
 		}
 		return d
 	}
 	for _, f := range e.SecretReads(path) {
-		d.add(verdict.Finding{RuleID: "secrets.read", Severity: verdict.High, Verdict: verdict.Deny, Command: tool + " " + path,
+		d.Add(verdict.Finding{RuleID: "secrets.read", Severity: verdict.High, Verdict: verdict.Deny, Command: tool + " " + path,
 			Reason: verdict.High.Reason("secrets.read", "reading "+f.Reason+" puts it in the transcript", "ask a person for the value you need")})
 	}
 	return d

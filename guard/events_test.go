@@ -57,7 +57,7 @@ func TestEvents(t *testing.T) {
 				Policy:  func() (*Policy, error) { return nil, nil },
 				Getenv:  getenv,
 			})
-			a := dialect.Answer(dec)
+			a := dialect.Answer(dec.Outcome, dec.Call)
 			if *update {
 				os.WriteFile(base+".stdout", a.Stdout, 0o644)
 				os.Remove(base + ".stderr")

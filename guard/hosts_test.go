@@ -300,11 +300,11 @@ func TestDialectsRefuseOthersEvents(t *testing.T) {
 // TestHostAnswers checks the exact terms each new host acts on.
 func TestHostAnswers(t *testing.T) {
 	deny := &Decision{}
-	deny.add(verdict.Finding{RuleID: "x", Verdict: verdict.Deny, Reason: "sentinel guard [x]: no"})
+	deny.Add(verdict.Finding{RuleID: "x", Verdict: verdict.Deny, Reason: "sentinel guard [x]: no"})
 	ask := &Decision{}
-	ask.add(verdict.Finding{RuleID: "y", Verdict: verdict.Ask, Reason: "sentinel guard [y]: maybe"})
+	ask.Add(verdict.Finding{RuleID: "y", Verdict: verdict.Ask, Reason: "sentinel guard [y]: maybe"})
 	warn := &Decision{}
-	warn.add(verdict.Finding{RuleID: "z", Verdict: verdict.Warn, Reason: "sentinel guard [z]: careful"})
+	warn.Add(verdict.Finding{RuleID: "z", Verdict: verdict.Warn, Reason: "sentinel guard [z]: careful"})
 	allow := &Decision{}
 	for _, tc := range []struct {
 		dialect string
@@ -327,7 +327,7 @@ func TestHostAnswers(t *testing.T) {
 		{"opencode", deny, 2, `{"decision":"deny","reason":"sentinel guard [x]: no"}` + "\n"},
 		{"opencode", warn, 0, `{"decision":"allow","warning":"sentinel guard [z]: careful"}` + "\n"},
 	} {
-		a := Dialects[tc.dialect].Answer(tc.d)
+		a := Dialects[tc.dialect].Answer(tc.d.Outcome, tc.d.Call)
 		if a.Exit != tc.exit || string(a.Stdout) != tc.stdout {
 			t.Errorf("%s %s: exit %d stdout %q, want %d %q", tc.dialect, tc.d.Verdict, a.Exit, a.Stdout, tc.exit, tc.stdout)
 		}
@@ -347,12 +347,12 @@ func TestHostAnswers(t *testing.T) {
 	} {
 		d := *tc.d
 		d.Call = &Call{Tool: "beforeReadFile"}
-		if a := (cursor{}).Answer(&d); string(a.Stdout) != tc.want+"\n" || a.Exit != 0 {
+		if a := (cursor{}).Answer(d.Outcome, d.Call); string(a.Stdout) != tc.want+"\n" || a.Exit != 0 {
 			t.Errorf("beforeReadFile %s: %q", tc.d.Verdict, a.Stdout)
 		}
 	}
 	var m map[string]string
-	if err := json.Unmarshal((cursor{}).Answer(ask).Stdout, &m); err != nil || m["permission"] != "ask" {
+	if err := json.Unmarshal((cursor{}).Answer(ask.Outcome, ask.Call).Stdout, &m); err != nil || m["permission"] != "ask" {
 		t.Errorf("cursor's other events still ask: %v %v", m, err)
 	}
 }

@@ -52,7 +52,7 @@ func EvaluateNonPOSIX(shell, src string, e *pathguard.Env, p *Policy) *Decision 
 	line := strings.TrimSpace(src)
 	if v, rule, ok := p.match("bash", line); ok {
 		if v != verdict.Allow {
-			d.add(verdict.Finding{RuleID: "config", Verdict: v, Command: line, Reason: verdict.Reason("config", "the configured rule "+rule+" says "+v.String(), "")})
+			d.Add(verdict.Finding{RuleID: "config", Verdict: v, Command: line, Reason: verdict.Reason("config", "the configured rule "+rule+" says "+v.String(), "")})
 		}
 		return d
 	}
@@ -60,7 +60,7 @@ func EvaluateNonPOSIX(shell, src string, e *pathguard.Env, p *Policy) *Decision 
 	if name == "" {
 		name = shell
 	}
-	d.add(verdict.Finding{RuleID: "shell.nonposix", Severity: verdict.High, Verdict: e.Undecided(), Command: line,
+	d.Add(verdict.Finding{RuleID: "shell.nonposix", Severity: verdict.High, Verdict: e.Undecided(), Command: line,
 		Reason: verdict.High.Reason("shell.nonposix", "a "+name+" command, which the guard reads only when it is a plain call of a known program", "run it with the POSIX shell tool, or as a plain call")})
 	return d
 }

@@ -45,8 +45,8 @@ func runGuard(ctx context.Context, e *env, o guardOptions) error {
 	if d.Verdict != verdict.Deny && policy != nil && policy.Checker != nil && d.Call != nil && d.Call.Kind != "" {
 		checked, why := policy.Checker.Review(ctx, checkerInput(dialect, d))
 		if checked.Verdict == verdict.Deny {
-			checked.Call = d.Call // the refusal is of this call, for the audit trail
-			d = checked
+			// The refusal is of this call, for the audit trail.
+			d = &guard.Decision{Outcome: checked, Call: d.Call}
 			// The checker's words are for the person; Codex reads stderr
 			// as the agent's reason, so they stay out of it there.
 			if dialect.Name() != "codex" {
@@ -54,7 +54,7 @@ func runGuard(ctx context.Context, e *env, o guardOptions) error {
 			}
 		}
 	}
-	a := dialect.Answer(d)
+	a := dialect.Answer(d.Outcome, d.Call)
 	if _, err := e.stdout.Write(a.Stdout); err != nil {
 		return err
 	}

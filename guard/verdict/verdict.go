@@ -104,3 +104,33 @@ func format(tag, what, how string) string {
 	}
 	return r
 }
+
+// Outcome is a verdict with the findings behind it: what a host is told,
+// and what an external checker answers.
+type Outcome struct {
+	Verdict  Verdict
+	Findings []Finding
+}
+
+// Add records a finding; the verdict is the strictest of them.
+func (o *Outcome) Add(f Finding) {
+	o.Findings = append(o.Findings, f)
+	if f.Verdict > o.Verdict {
+		o.Verdict = f.Verdict
+	}
+}
+
+// Reason is the one-line reason a host shows: the first finding of the
+// verdict's weight, its rule id and the safer way, at most 300 characters.
+func (o *Outcome) Reason() string {
+	var best *Finding
+	for i, f := range o.Findings {
+		if f.Verdict == o.Verdict && (best == nil || f.Severity > best.Severity) {
+			best = &o.Findings[i]
+		}
+	}
+	if best == nil {
+		return ""
+	}
+	return OneLine(best.Reason)
+}
