@@ -14,6 +14,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/gitsentinel/sentinel/guard/policy"
+
 	"github.com/gitsentinel/sentinel/guard/verdict"
 
 	"github.com/gitsentinel/sentinel/internal/quote"
@@ -77,9 +79,9 @@ type Record struct {
 // under mode.
 func Records(mode string, v verdict.Verdict) bool {
 	switch mode {
-	case LogOff:
+	case policy.LogOff:
 		return false
-	case LogAll:
+	case policy.LogAll:
 		return true
 	}
 	return v != verdict.Allow

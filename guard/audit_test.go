@@ -14,6 +14,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gitsentinel/sentinel/guard/hosts"
+	"github.com/gitsentinel/sentinel/guard/policy"
+
 	"github.com/gitsentinel/sentinel/guard/pathguard"
 
 	"github.com/gitsentinel/sentinel/guard/shell"
@@ -45,14 +48,14 @@ func TestLogModeFromConfiguration(t *testing.T) {
 	tests := []struct {
 		user, project, want string
 	}{
-		{"", "", LogRefusals},
-		{"all", "", LogAll},
-		{"off", "", LogOff},
-		{"", "all", LogAll},         // a project may raise the trail
-		{"refusals", "all", LogAll}, // even over the user's explicit default
-		{"", "off", LogRefusals},    // but never switch it off
-		{"all", "off", LogAll},
-		{"off", "all", LogAll}, // a project's "all" stands: it may always ask for more
+		{"", "", policy.LogRefusals},
+		{"all", "", policy.LogAll},
+		{"off", "", policy.LogOff},
+		{"", "all", policy.LogAll},         // a project may raise the trail
+		{"refusals", "all", policy.LogAll}, // even over the user's explicit default
+		{"", "off", policy.LogRefusals},    // but never switch it off
+		{"all", "off", policy.LogAll},
+		{"off", "all", policy.LogAll}, // a project's "all" stands: it may always ask for more
 	}
 	for _, tt := range tests {
 		dir := t.TempDir()
@@ -64,7 +67,7 @@ func TestLogModeFromConfiguration(t *testing.T) {
 		if tt.project != "" {
 			writeFile(t, filepath.Join(project, ".sentinel", "config.toml"), fmt.Sprintf("[guard]\nlog = %q\n", tt.project))
 		}
-		p, err := LoadPolicy(userPath, project)
+		p, err := policy.LoadPolicy(userPath, project)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -72,7 +75,7 @@ func TestLogModeFromConfiguration(t *testing.T) {
 			t.Errorf("user %q, project %q: mode %q; want %q", tt.user, tt.project, got, tt.want)
 		}
 	}
-	if got := (*Policy)(nil).LogMode(); got != LogRefusals {
+	if got := (*policy.Policy)(nil).LogMode(); got != policy.LogRefusals {
 		t.Errorf("a policy that did not load logs %q; want refusals", got)
 	}
 }
@@ -83,10 +86,10 @@ func TestRecords(t *testing.T) {
 		v    verdict.Verdict
 		want bool
 	}{
-		{LogRefusals, verdict.Allow, false}, {LogRefusals, verdict.Warn, true}, {LogRefusals, verdict.Ask, true}, {LogRefusals, verdict.Deny, true},
+		{policy.LogRefusals, verdict.Allow, false}, {policy.LogRefusals, verdict.Warn, true}, {policy.LogRefusals, verdict.Ask, true}, {policy.LogRefusals, verdict.Deny, true},
 		{"", verdict.Allow, false}, {"", verdict.Deny, true},
-		{LogAll, verdict.Allow, true}, {LogAll, verdict.Deny, true},
-		{LogOff, verdict.Allow, false}, {LogOff, verdict.Deny, false},
+		{policy.LogAll, verdict.Allow, true}, {policy.LogAll, verdict.Deny, true},
+		{policy.LogOff, verdict.Allow, false}, {policy.LogOff, verdict.Deny, false},
 	} {
 		if got := Records(tt.mode, tt.v); got != tt.want {
 			t.Errorf("Records(%q, %s) = %v; want %v", tt.mode, tt.v, got, tt.want)
@@ -98,7 +101,7 @@ var testNow = time.Date(2026, 11, 29, 12, 0, 0, 0, time.FixedZone("CET", 3600))
 
 func TestNewRecordOfAShellCall(t *testing.T) {
 	d := EvaluateCommand("git push --force origin main", &pathguard.Env{Env: shell.Env{Cwd: "/p", Project: "/p", Home: "/h"}}, nil)
-	d.Call = &Call{Tool: "Bash", Command: "GITHUB_TOKEN=ghp_16C7e42F292c6912E7710c838347Ae178B4a git push --force origin main", Kind: "bash", Cwd: "/p"}
+	d.Call = &hosts.Call{Tool: "Bash", Command: "GITHUB_TOKEN=ghp_16C7e42F292c6912E7710c838347Ae178B4a git push --force origin main", Kind: "bash", Cwd: "/p"}
 	r := NewRecord(testNow, "claude", d, "/elsewhere")
 	want := &Record{Version: 1, Time: "2026-11-29T11:00:00.000Z", Agent: "claude", Tool: "Bash", Cwd: "/p", Verdict: "deny",
 		Rules: []string{"git.force-push"}, Reason: d.Reason(), Command: "GITHUB_TOKEN=*** git push --force origin main", Paths: []string{}}
@@ -114,7 +117,7 @@ func TestNewRecordOfAFileToolHasPathsNotContents(t *testing.T) {
 	d := &Decision{}
 	d.Add(verdict.Finding{RuleID: "path.credentials", Verdict: verdict.Deny, Reason: "a write to a credential file"})
 	d.Add(verdict.Finding{RuleID: "path.credentials", Verdict: verdict.Deny, Reason: "again"})
-	d.Call = &Call{Tool: "Write", Writes: []string{".env", "/tmp/TOKEN=abc"}, Reads: []string{"in.txt"}, Kind: "write"}
+	d.Call = &hosts.Call{Tool: "Write", Writes: []string{".env", "/tmp/TOKEN=abc"}, Reads: []string{"in.txt"}, Kind: "write"}
 	r := NewRecord(testNow, "gemini", d, "/cwd")
 	if r.Command != "" || strings.Join(r.Paths, "|") != ".env|/tmp/TOKEN=***|in.txt" {
 		t.Errorf("command %q, paths %q", r.Command, r.Paths)
@@ -130,7 +133,7 @@ func TestNewRecordOfAFileToolHasPathsNotContents(t *testing.T) {
 func TestNewRecordBoundsItsSize(t *testing.T) {
 	d := &Decision{Outcome: verdict.Outcome{Verdict: verdict.Deny}}
 	long := strings.Repeat("echo aaaa; ", 10000)
-	r := NewRecord(testNow, "claude", withCall(d, &Call{Tool: "Bash", Command: long}), "/")
+	r := NewRecord(testNow, "claude", withCall(d, &hosts.Call{Tool: "Bash", Command: long}), "/")
 	if len(r.Command) > MaxRecordCommand || len(r.Command) < MaxRecordCommand-100 {
 		t.Errorf("command of %d bytes; want nearly %d", len(r.Command), MaxRecordCommand)
 	}
@@ -140,24 +143,24 @@ func TestNewRecordBoundsItsSize(t *testing.T) {
 	// One huge word is cut back to where it starts: part of it could be
 	// part of a secret.
 	long = "echo " + strings.Repeat("a", 100<<10)
-	if r = NewRecord(testNow, "claude", withCall(d, &Call{Tool: "Bash", Command: long}), "/"); r.Command != fmt.Sprintf("echo…[truncated, %d bytes]", len(long)) {
+	if r = NewRecord(testNow, "claude", withCall(d, &hosts.Call{Tool: "Bash", Command: long}), "/"); r.Command != fmt.Sprintf("echo…[truncated, %d bytes]", len(long)) {
 		t.Errorf("command %q", r.Command)
 	}
 	// A short command that masking changed is not marked as cut.
-	r = NewRecord(testNow, "claude", withCall(d, &Call{Tool: "Bash", Command: "PASSWORD=averylongpasswordindeed x"}), "/")
+	r = NewRecord(testNow, "claude", withCall(d, &hosts.Call{Tool: "Bash", Command: "PASSWORD=averylongpasswordindeed x"}), "/")
 	if r.Command != "PASSWORD=*** x" {
 		t.Errorf("command %q", r.Command)
 	}
 	// A key that starts before the cut and runs past it is not recorded
 	// in part.
 	key := "-----BEGIN RSA PRIVATE KEY-----\n" + strings.Repeat("MIIEpAIBAAKCAQEA\n", 2000) + "-----END RSA PRIVATE KEY-----"
-	r = NewRecord(testNow, "claude", withCall(d, &Call{Tool: "Bash", Command: "echo '" + key + "' > k"}), "/")
+	r = NewRecord(testNow, "claude", withCall(d, &hosts.Call{Tool: "Bash", Command: "echo '" + key + "' > k"}), "/")
 	if strings.Contains(r.Command, "MIIE") {
 		t.Errorf("part of a private key was recorded: %q", r.Command)
 	}
 	// So is a JWT too long to keep whole.
 	jwt := "eyJhbGciOiJIUzI1NiJ9.eyJ" + strings.Repeat("QUFB", 3000) + ".sig"
-	r = NewRecord(testNow, "claude", withCall(d, &Call{Tool: "Bash", Command: "curl -H x:" + jwt + " https://x"}), "/")
+	r = NewRecord(testNow, "claude", withCall(d, &hosts.Call{Tool: "Bash", Command: "curl -H x:" + jwt + " https://x"}), "/")
 	if strings.Contains(r.Command, "eyJhbGci") {
 		t.Errorf("part of a JWT was recorded: %q", r.Command)
 	}
@@ -166,7 +169,7 @@ func TestNewRecordBoundsItsSize(t *testing.T) {
 	for i := range 5000 {
 		paths = append(paths, fmt.Sprintf("dir/file%d.txt", i))
 	}
-	r = NewRecord(testNow, "claude", withCall(d, &Call{Tool: "Write", Writes: paths}), "/")
+	r = NewRecord(testNow, "claude", withCall(d, &hosts.Call{Tool: "Write", Writes: paths}), "/")
 	line, _ := json.Marshal(r)
 	if len(line) > 12<<10 {
 		t.Errorf("a record of %d bytes", len(line))
@@ -179,8 +182,8 @@ func TestNewRecordBoundsItsSize(t *testing.T) {
 func TestAuditWritesWhatTheModeRecords(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state", "sentinel", "guard.jsonl")
 	d := denial("checker", "refused")
-	d.Call = &Call{Tool: "Bash", Command: "make deploy API_KEY=abc", Kind: "bash", Cwd: "/p"}
-	if err := Audit(path, LogRefusals, "claude", d, "/x", testNow); err != nil {
+	d.Call = &hosts.Call{Tool: "Bash", Command: "make deploy API_KEY=abc", Kind: "bash", Cwd: "/p"}
+	if err := Audit(path, policy.LogRefusals, "claude", d, "/x", testNow); err != nil {
 		t.Fatal(err)
 	}
 	recs := readRecords(t, path)
@@ -189,29 +192,29 @@ func TestAuditWritesWhatTheModeRecords(t *testing.T) {
 	}
 	// An event the guard could not read still leaves a record of the
 	// denial, in the guard's own directory.
-	if err := Audit(path, LogRefusals, "codex", denial("input.malformed", "x"), "/x", testNow); err != nil {
+	if err := Audit(path, policy.LogRefusals, "codex", denial("input.malformed", "x"), "/x", testNow); err != nil {
 		t.Fatal(err)
 	}
 	if recs = readRecords(t, path); len(recs) != 2 || recs[1].Tool != "" || recs[1].Cwd != "/x" || recs[1].Agent != "codex" {
 		t.Errorf("records %+v", recs)
 	}
 	// What the mode does not record is not written.
-	if err := Audit(path, LogRefusals, "claude", &Decision{Call: d.Call}, "/x", testNow); err != nil {
+	if err := Audit(path, policy.LogRefusals, "claude", &Decision{Call: d.Call}, "/x", testNow); err != nil {
 		t.Fatal(err)
 	}
-	if err := Audit(path, LogOff, "claude", d, "/x", testNow); err != nil {
+	if err := Audit(path, policy.LogOff, "claude", d, "/x", testNow); err != nil {
 		t.Fatal(err)
 	}
 	if recs = readRecords(t, path); len(recs) != 2 {
 		t.Errorf("%d records; want 2", len(recs))
 	}
-	if err := Audit(path, LogAll, "claude", &Decision{Call: d.Call}, "/x", testNow); err != nil {
+	if err := Audit(path, policy.LogAll, "claude", &Decision{Call: d.Call}, "/x", testNow); err != nil {
 		t.Fatal(err)
 	}
 	if recs = readRecords(t, path); len(recs) != 3 || recs[2].Verdict != "allow" || len(recs[2].Rules) != 0 {
 		t.Errorf("records %+v", recs)
 	}
-	if err := Audit("", LogRefusals, "claude", d, "/x", testNow); err == nil || !strings.Contains(err.Error(), "export XDG_STATE_HOME") {
+	if err := Audit("", policy.LogRefusals, "claude", d, "/x", testNow); err == nil || !strings.Contains(err.Error(), "export XDG_STATE_HOME") {
 		t.Errorf("no place for the trail: %v", err)
 	}
 }
@@ -533,7 +536,7 @@ func TestWriteLogTextEscapesAndAligns(t *testing.T) {
 
 func BenchmarkAppendLog(b *testing.B) {
 	path := filepath.Join(b.TempDir(), "guard.jsonl")
-	line := mustJSON(b, NewRecord(testNow, "claude", withCall(denial("git.force-push", "a force push"), &Call{Tool: "Bash", Command: "git push --force origin main"}), "/p"))
+	line := mustJSON(b, NewRecord(testNow, "claude", withCall(denial("git.force-push", "a force push"), &hosts.Call{Tool: "Bash", Command: "git push --force origin main"}), "/p"))
 	line = append(line, '\n')
 	for b.Loop() {
 		if err := AppendLog(path, line); err != nil {
@@ -547,15 +550,15 @@ func BenchmarkAppendLog(b *testing.B) {
 func BenchmarkAudit(b *testing.B) {
 	path := filepath.Join(b.TempDir(), "guard.jsonl")
 	d := denial("git.force-push", "a force push")
-	d.Call = &Call{Tool: "Bash", Command: "GH_TOKEN=abc git push --force origin main", Kind: "bash", Cwd: "/p"}
+	d.Call = &hosts.Call{Tool: "Bash", Command: "GH_TOKEN=abc git push --force origin main", Kind: "bash", Cwd: "/p"}
 	for b.Loop() {
-		if err := Audit(path, LogRefusals, "claude", d, "/p", testNow); err != nil {
+		if err := Audit(path, policy.LogRefusals, "claude", d, "/p", testNow); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
 
-func withCall(d *Decision, c *Call) *Decision {
+func withCall(d *Decision, c *hosts.Call) *Decision {
 	d.Call = c
 	return d
 }

@@ -5,6 +5,8 @@ import (
 	"os"
 	"testing"
 
+	"github.com/gitsentinel/sentinel/guard/policy"
+
 	"github.com/gitsentinel/sentinel/guard/pathguard"
 
 	"github.com/gitsentinel/sentinel/guard/verdict"
@@ -26,7 +28,7 @@ func BenchmarkRun(b *testing.B) {
 		d, _, _ := Run(context.Background(), Request{
 			Input:  func() ([]byte, error) { return ev, nil },
 			NewEnv: func(cwd string) *pathguard.Env { return pathguard.NewEnv(cwd, getenv) },
-			Policy: func() (*Policy, error) { return LoadPolicy(pathguard.UserConfigPath(getenv), root) },
+			Policy: func() (*policy.Policy, error) { return policy.LoadPolicy(pathguard.UserConfigPath(getenv), root) },
 		})
 		if d.Verdict != verdict.Allow {
 			b.Fatal(d.Reason())

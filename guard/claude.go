@@ -8,6 +8,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gitsentinel/sentinel/guard/hosts"
+	"github.com/gitsentinel/sentinel/guard/policy"
+
 	"github.com/gitsentinel/sentinel/guard/pathguard"
 
 	"github.com/gitsentinel/sentinel/guard/verdict"
@@ -32,11 +35,11 @@ type Request struct {
 	// Input reads the event (the hook's stdin), at most MaxInput+1 bytes.
 	Input func() ([]byte, error)
 	// Dialect is the agent's; nil recognises it from the event.
-	Dialect Dialect
+	Dialect hosts.Dialect
 	// NewEnv builds the environment from the event's absolute cwd.
 	NewEnv func(cwd string) *pathguard.Env
 	// Policy loads the configuration.
-	Policy func() (*Policy, error)
+	Policy func() (*policy.Policy, error)
 	// Getenv reads the hook's environment, where Amp names the tool; nil
 	// is an empty environment.
 	Getenv func(string) string
@@ -47,13 +50,13 @@ type Request struct {
 // deadline (a stalled stdin, a configuration on a device that never ends)
 // is a denial. It returns the dialect to answer in and the policy, when
 // one was read.
-func Run(ctx context.Context, r Request) (*Decision, Dialect, *Policy) {
+func Run(ctx context.Context, r Request) (*Decision, hosts.Dialect, *policy.Policy) {
 	ctx, cancel := context.WithTimeout(ctx, Deadline)
 	defer cancel()
 	type result struct {
 		d       *Decision
-		dialect Dialect
-		policy  *Policy
+		dialect hosts.Dialect
+		policy  *policy.Policy
 	}
 	done := make(chan result, 1)
 	go func() {
@@ -70,10 +73,10 @@ func Run(ctx context.Context, r Request) (*Decision, Dialect, *Policy) {
 			getenv = func(string) string { return "" }
 		}
 		if res.dialect == nil {
-			res.dialect = detect(input, getenv)
+			res.dialect = hosts.DetectIn(input, getenv)
 		}
-		if ed, ok := res.dialect.(envDialect); ok {
-			res.dialect = ed.withEnv(getenv)
+		if ed, ok := res.dialect.(hosts.EnvDialect); ok {
+			res.dialect = ed.WithEnv(getenv)
 		}
 		if err != nil {
 			res.d = denial("input.malformed", "cannot read the event: "+err.Error())
@@ -86,13 +89,13 @@ func Run(ctx context.Context, r Request) (*Decision, Dialect, *Policy) {
 	select {
 	case res := <-done:
 		if res.dialect == nil {
-			res.dialect = claude{}
+			res.dialect = hosts.Claude{}
 		}
 		return res.d, res.dialect, res.policy
 	case <-ctx.Done():
 		dialect := r.Dialect
 		if dialect == nil {
-			dialect = claude{}
+			dialect = hosts.Claude{}
 		}
 		return denial("deadline", fmt.Sprintf("no decision within %v; instead: a simpler command", Deadline)), dialect, nil
 	}
@@ -100,17 +103,17 @@ func Run(ctx context.Context, r Request) (*Decision, Dialect, *Policy) {
 
 // Decide reads an agent's pre-tool event in its dialect and decides,
 // failing closed, within the deadline.
-func Decide(ctx context.Context, input []byte, dialect Dialect, newEnv func(cwd string) *pathguard.Env, p *Policy, policyErr error) *Decision {
+func Decide(ctx context.Context, input []byte, dialect hosts.Dialect, newEnv func(cwd string) *pathguard.Env, p *policy.Policy, policyErr error) *Decision {
 	d, _, _ := Run(ctx, Request{
 		Input:   func() ([]byte, error) { return input, nil },
 		Dialect: dialect,
 		NewEnv:  newEnv,
-		Policy:  func() (*Policy, error) { return p, policyErr },
+		Policy:  func() (*policy.Policy, error) { return p, policyErr },
 	})
 	return d
 }
 
-func decideInput(input []byte, dialect Dialect, newEnv func(cwd string) *pathguard.Env, p *Policy, policyErr error) *Decision {
+func decideInput(input []byte, dialect hosts.Dialect, newEnv func(cwd string) *pathguard.Env, p *policy.Policy, policyErr error) *Decision {
 	if len(input) > MaxInput {
 		return denial("input.too-large", fmt.Sprintf("the hook event is larger than %d bytes; instead: split the command", MaxInput))
 	}
@@ -120,7 +123,7 @@ func decideInput(input []byte, dialect Dialect, newEnv func(cwd string) *pathgua
 	call, err := dialect.Parse(input)
 	if err != nil {
 		return denial("input.malformed", "the hook event is not a "+dialect.Name()+" pre-tool event the guard can read ("+
-			strings.TrimPrefix(err.Error(), errUnreadable.Error()+": ")+"); it denies what it cannot read")
+			strings.TrimPrefix(err.Error(), hosts.ErrUnreadable.Error()+": ")+"); it denies what it cannot read")
 	}
 	// A relative cwd (".", "./") resolves against the hook's own working
 	// directory, which the host sets to the session's; unresolvable, no.

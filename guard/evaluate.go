@@ -5,6 +5,9 @@ import (
 	"path"
 	"strings"
 
+	"github.com/gitsentinel/sentinel/guard/hosts"
+	"github.com/gitsentinel/sentinel/guard/policy"
+
 	"github.com/gitsentinel/sentinel/guard/rules"
 
 	"github.com/gitsentinel/sentinel/guard/pathguard"
@@ -21,7 +24,7 @@ type Decision struct {
 	verdict.Outcome
 	Commands []*shell.Command
 	// Call is the tool call decided on, when it came from an event.
-	Call *Call
+	Call *hosts.Call
 	// Raw is the event as the host sent it.
 	Raw string
 	// NeedsEngine says the front binary could not read code in the
@@ -30,14 +33,13 @@ type Decision struct {
 	NeedsEngine bool
 }
 
-
 func ruleFinding(r *rules.Rule, c *shell.Command, v verdict.Verdict) verdict.Finding {
 	return verdict.Finding{RuleID: r.ID, Severity: r.Severity, Verdict: v, Command: c.Text,
 		Reason: r.Severity.Reason(r.ID, r.Reason, r.Suggest)}
 }
 
 // EvaluateCommand decides on a shell command.
-func EvaluateCommand(src string, e *pathguard.Env, p *Policy) *Decision {
+func EvaluateCommand(src string, e *pathguard.Env, p *policy.Policy) *Decision {
 	d := &Decision{}
 	cmds, err := shell.DecomposeIn(src, &e.Env)
 	d.Commands = cmds
@@ -93,7 +95,7 @@ func after(e *pathguard.Env, c *shell.Command) *pathguard.Env {
 	return &next
 }
 
-func evaluateOne(c *shell.Command, e *pathguard.Env, p *Policy, d *Decision) {
+func evaluateOne(c *shell.Command, e *pathguard.Env, p *policy.Policy, d *Decision) {
 	if args := c.Args(); len(args) == 1 && (args[0] == "--help" || args[0] == "--version" || args[0] == "-h") && !c.Computed && len(c.Writes) == 0 {
 		return // it prints and runs nothing
 	}
@@ -110,7 +112,7 @@ func evaluateOne(c *shell.Command, e *pathguard.Env, p *Policy, d *Decision) {
 			return
 		}
 	}
-	if v, rule, ok := p.match("bash", c.Normalized()); ok {
+	if v, rule, ok := p.Match("bash", c.Normalized()); ok {
 		if v != verdict.Allow {
 			d.Add(verdict.Finding{RuleID: "config", Verdict: v, Command: c.Text, Reason: verdict.Reason("config", "the configured rule "+rule+" says "+v.String(), "")})
 		}
@@ -153,7 +155,7 @@ func evaluateOne(c *shell.Command, e *pathguard.Env, p *Policy, d *Decision) {
 }
 
 // EvaluateWrite decides on a file tool's write to a path.
-func EvaluateWrite(tool, path string, e *pathguard.Env, p *Policy) *Decision {
+func EvaluateWrite(tool, path string, e *pathguard.Env, p *policy.Policy) *Decision {
 	d := &Decision{}
 	pf := e.CheckPath(path)
 	if pf != nil && pf.Critical {
@@ -161,7 +163,7 @@ func EvaluateWrite(tool, path string, e *pathguard.Env, p *Policy) *Decision {
 			Reason: verdict.Critical.Reason(pf.ID, pf.Reason+" ("+path+")", "write inside the project")})
 		return d
 	}
-	if v, rule, ok := p.match(tool, e.Resolve(path)); ok {
+	if v, rule, ok := p.Match(tool, e.Resolve(path)); ok {
 		if v != verdict.Allow {
 			d.Add(verdict.Finding{RuleID: "config", Verdict: v, Command: tool + " " + path, Reason: verdict.Reason("config", "the configured rule "+rule+" says "+v.String(), "")})
 		}
@@ -176,9 +178,9 @@ func EvaluateWrite(tool, path string, e *pathguard.Env, p *Policy) *Decision {
 
 // EvaluateRead decides on a file tool's read or search of a path: the
 // contents of a secret stay out of the agent's transcript.
-func EvaluateRead(tool, path string, e *pathguard.Env, p *Policy) *Decision {
+func EvaluateRead(tool, path string, e *pathguard.Env, p *policy.Policy) *Decision {
 	d := &Decision{}
-	if v, rule, ok := p.match("read", e.Resolve(path)); ok {
+	if v, rule, ok := p.Match("read", e.Resolve(path)); ok {
 		if v != verdict.Allow {
 			d.Add(verdict.Finding{RuleID: "config", Verdict: v, Command: tool + " " + path, Reason: verdict.Reason("config", "the configured rule "+rule+" says "+v.String(), "")})
 		}

@@ -10,6 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gitsentinel/sentinel/guard/hosts"
+	"github.com/gitsentinel/sentinel/guard/policy"
+
 	"github.com/gitsentinel/sentinel/guard/internal/guardtest"
 	"github.com/gitsentinel/sentinel/guard/pathguard"
 )
@@ -28,7 +31,7 @@ func TestEvents(t *testing.T) {
 		}
 		return e
 	}
-	for name := range Dialects {
+	for name := range hosts.Dialects {
 		for _, verdict := range []string{"allow", "ask", "deny"} {
 			base := filepath.Join(dir, name+"-"+verdict)
 			input, err := os.ReadFile(base + ".json")
@@ -46,7 +49,7 @@ func TestEvents(t *testing.T) {
 				}
 			}
 			getenv := func(k string) string { return env[k] }
-			d := detect(input, getenv)
+			d := hosts.DetectIn(input, getenv)
 			if d.Name() != name {
 				t.Errorf("%s-%s: recognised as %s", name, verdict, d.Name())
 			}
@@ -54,7 +57,7 @@ func TestEvents(t *testing.T) {
 				Input:   func() ([]byte, error) { return input, nil },
 				Dialect: d,
 				NewEnv:  newEnv,
-				Policy:  func() (*Policy, error) { return nil, nil },
+				Policy:  func() (*policy.Policy, error) { return nil, nil },
 				Getenv:  getenv,
 			})
 			a := dialect.Answer(dec.Outcome, dec.Call)

@@ -9,6 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gitsentinel/sentinel/guard/hosts"
+	"github.com/gitsentinel/sentinel/guard/policy"
+
 	"github.com/gitsentinel/sentinel/guard/internal/guardtest"
 	"github.com/gitsentinel/sentinel/guard/pathguard"
 
@@ -21,15 +24,15 @@ import (
 // recognised, for "") and returns the verdict.
 func decideAs(t *testing.T, dialect, event string) *Decision {
 	t.Helper()
-	var d Dialect
+	var d hosts.Dialect
 	if dialect != "" {
-		d = Dialects[dialect]
+		d = hosts.Dialects[dialect]
 	}
 	dec, _, _ := Run(context.Background(), Request{
 		Input:   func() ([]byte, error) { return []byte(event), nil },
 		Dialect: d,
 		NewEnv:  func(cwd string) *pathguard.Env { e := guardtest.CorpusEnv(); e.Cwd = cwd; return e },
-		Policy:  func() (*Policy, error) { return &Policy{}, nil },
+		Policy:  func() (*policy.Policy, error) { return &policy.Policy{}, nil },
 	})
 	return dec
 }
@@ -141,7 +144,7 @@ func TestRelativeCwd(t *testing.T) {
 			d, _, _ := Run(context.Background(), Request{
 				Input:  func() ([]byte, error) { return []byte(ev), nil },
 				NewEnv: func(c string) *pathguard.Env { return pathguard.NewEnv(c, func(string) string { return "" }) },
-				Policy: func() (*Policy, error) { return &Policy{}, nil },
+				Policy: func() (*policy.Policy, error) { return &policy.Policy{}, nil },
 			})
 			if d.Verdict != verdict.Deny {
 				t.Errorf("cwd %q: %s: %s", cwd, ev, d.Verdict)
@@ -159,7 +162,7 @@ func TestStalledInputDenies(t *testing.T) {
 	d, _, _ := Run(context.Background(), Request{
 		Input:  func() ([]byte, error) { <-block; return nil, nil },
 		NewEnv: func(c string) *pathguard.Env { return guardtest.CorpusEnv() },
-		Policy: func() (*Policy, error) { return &Policy{}, nil },
+		Policy: func() (*policy.Policy, error) { return &policy.Policy{}, nil },
 	})
 	if d.Verdict != verdict.Deny || !strings.Contains(d.Reason(), "deadline") {
 		t.Errorf("stalled stdin: %s %s", d.Verdict, d.Reason())
@@ -179,7 +182,7 @@ func TestConfigSymlinkOut(t *testing.T) {
 			t.Fatal(err)
 		}
 		start := time.Now()
-		_, err := LoadPolicy("", root)
+		_, err := policy.LoadPolicy("", root)
 		if err == nil || !strings.Contains(err.Error(), "symlink out of the project") {
 			t.Errorf("%s: %v", target, err)
 		}
@@ -191,14 +194,14 @@ func TestConfigSymlinkOut(t *testing.T) {
 	root, elsewhere := t.TempDir(), t.TempDir()
 	os.WriteFile(filepath.Join(elsewhere, "config.toml"), []byte("[guard]\n"), 0o644)
 	os.Symlink(elsewhere, filepath.Join(root, ".sentinel"))
-	if _, err := LoadPolicy("", root); err == nil {
+	if _, err := policy.LoadPolicy("", root); err == nil {
 		t.Errorf("a .sentinel symlinked out of the project was read")
 	}
 	// A FIFO inside the project is not a regular file.
 	root = t.TempDir()
 	os.MkdirAll(filepath.Join(root, ".sentinel"), 0o755)
 	if err := mkfifo(filepath.Join(root, ".sentinel", "config.toml")); err == nil {
-		if _, err := LoadPolicy("", root); err == nil {
+		if _, err := policy.LoadPolicy("", root); err == nil {
 			t.Errorf("a FIFO was read as the configuration")
 		}
 	}
@@ -216,7 +219,7 @@ func TestManyRules(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(root, ".sentinel", "config.toml"), []byte(b.String()), 0o644)
 	start := time.Now()
-	p, err := LoadPolicy("", root)
+	p, err := policy.LoadPolicy("", root)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/gitsentinel/sentinel/guard/hosts"
+
 	"github.com/gitsentinel/sentinel/guard/rules"
 
 	"github.com/gitsentinel/sentinel/guard/internal/guardtest"
@@ -43,7 +45,7 @@ func FuzzDecide(f *testing.F) {
 	f.Add([]byte(`{`))
 	newEnv := func(string) *pathguard.Env { return guardtest.CorpusEnv() }
 	f.Fuzz(func(t *testing.T, input []byte) {
-		d := Decide(context.Background(), input, Detect(input), newEnv, nil, nil)
+		d := Decide(context.Background(), input, hosts.Detect(input), newEnv, nil, nil)
 		var ev struct {
 			ToolName        string `json:"tool_name"`
 			ToolNameCopilot string `json:"toolName"`

@@ -1,7 +1,10 @@
 package guard
 
 import (
+	"slices"
 	"strings"
+
+	"github.com/gitsentinel/sentinel/guard/policy"
 
 	"github.com/gitsentinel/sentinel/guard/pathguard"
 
@@ -13,10 +16,10 @@ import (
 // command line holds nothing those shells read differently. Cmdlets and
 // aliases (Remove-Item, rm, del, curl) are not among them: the rules know
 // them by their POSIX meaning, which is not theirs.
-var nativePrograms = setOf("git", "go", "gofmt", "npm", "npx", "pnpm", "yarn", "node", "deno", "bun",
+var nativePrograms = []string{"git", "go", "gofmt", "npm", "npx", "pnpm", "yarn", "node", "deno", "bun",
 	"python", "python3", "py", "pip", "pip3", "uv", "poetry", "pytest", "cargo", "rustc", "rustup",
 	"make", "cmake", "dotnet", "msbuild", "mvn", "gradle", "java", "javac", "tsc", "ruby", "bundle",
-	"gem", "php", "composer", "terraform", "kubectl", "helm", "docker", "gh")
+	"gem", "php", "composer", "terraform", "kubectl", "helm", "docker", "gh"}
 
 // plainCommand reports a command line that every shell splits the same
 // way: one call of a known native program, with words of letters, digits
@@ -36,7 +39,7 @@ func plainCommand(src string) bool {
 			return false
 		}
 	}
-	return nativePrograms[strings.Fields(src)[0]]
+	return slices.Contains(nativePrograms, strings.Fields(src)[0])
 }
 
 // EvaluateNonPOSIX decides on a command run by a shell whose syntax is not
@@ -44,13 +47,13 @@ func plainCommand(src string) bool {
 // the POSIX rules, since every shell passes it the same words; anything
 // else is a call the guard cannot read, which a person decides (or a
 // configured bash rule that matches the whole line).
-func EvaluateNonPOSIX(shell, src string, e *pathguard.Env, p *Policy) *Decision {
+func EvaluateNonPOSIX(shell, src string, e *pathguard.Env, p *policy.Policy) *Decision {
 	if plainCommand(src) {
 		return EvaluateCommand(src, e, p)
 	}
 	d := &Decision{}
 	line := strings.TrimSpace(src)
-	if v, rule, ok := p.match("bash", line); ok {
+	if v, rule, ok := p.Match("bash", line); ok {
 		if v != verdict.Allow {
 			d.Add(verdict.Finding{RuleID: "config", Verdict: v, Command: line, Reason: verdict.Reason("config", "the configured rule "+rule+" says "+v.String(), "")})
 		}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/gitsentinel/sentinel/guard/policy"
+
 	"github.com/gitsentinel/sentinel/guard/internal/guardtest"
 	"github.com/gitsentinel/sentinel/guard/pathguard"
 
@@ -118,7 +120,7 @@ func TestCacheDirIsSentinels(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, ".sentinel", "config.toml"), []byte("[coverage]\ncache_dir = \"../shared-cache\"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p, err := LoadPolicy("", root)
+	p, err := policy.LoadPolicy("", root)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gitsentinel/sentinel/guard/policy"
+
 	"github.com/gitsentinel/sentinel/guard/pathguard"
 
 	"github.com/gitsentinel/sentinel/guard/install"
@@ -21,7 +23,6 @@ import (
 	"github.com/gitsentinel/sentinel/coverage"
 	"github.com/gitsentinel/sentinel/githooks"
 	"github.com/gitsentinel/sentinel/gitrepo"
-	"github.com/gitsentinel/sentinel/guard"
 	"github.com/gitsentinel/sentinel/internal/atomicfile"
 	"github.com/gitsentinel/sentinel/internal/quote"
 	"github.com/urfave/cli/v2"
@@ -74,7 +75,7 @@ func runDoctor(c *cli.Context, e *env) error {
 		} else {
 			// The guard reads the file too, and more strictly (its
 			// rules' globs, no link out of the project).
-			if _, err := guard.LoadPolicy("", root); err != nil {
+			if _, err := policy.LoadPolicy("", root); err != nil {
 				broken("%s: the guard denies every call until it parses", quote.Text(err.Error()))
 				fixes = append(fixes, configFix(err, config.File))
 			}
@@ -99,7 +100,7 @@ func runDoctor(c *cli.Context, e *env) error {
 	// The user's own configuration: the guard reads it in every
 	// repository, and denies every call while it does not parse.
 	if user := pathguard.UserConfigPath(e.getenv); user != "" {
-		if _, err := guard.LoadPolicy(user, ""); err != nil {
+		if _, err := policy.LoadPolicy(user, ""); err != nil {
 			broken("%s: the guard denies every call until it parses", quote.Text(err.Error()))
 			fixes = append(fixes, configFix(err, user))
 		} else if _, err := os.Stat(user); err == nil {

@@ -14,7 +14,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/gitsentinel/sentinel/guard"
+	"github.com/gitsentinel/sentinel/guard/hosts"
 )
 
 // run answers the command lines the front knows exactly, and hands every
@@ -65,7 +65,7 @@ func guardArgs(args []string) (guardOptions, bool) {
 			o.agent = args[1]
 		}
 	}
-	_, known := guard.Dialects[o.agent]
+	_, known := hosts.Dialects[o.agent]
 	return o, o.agent != "" && known
 }
 

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/gitsentinel/sentinel/guard/hosts"
+
 	"github.com/gitsentinel/sentinel/guard/pathguard"
 
 	"github.com/gitsentinel/sentinel/guard/install"
@@ -29,13 +31,13 @@ func guardCommand(e *env) *cli.Command {
 		Name:  "guard",
 		Usage: "the pre-tool hook for coding agents: reads the agent's event on stdin and answers in its format",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "agent", Usage: "the agent's hook dialect: " + strings.Join(guard.DialectNames(), ", ") + " (default: recognised from the event)"},
+			&cli.StringFlag{Name: "agent", Usage: "the agent's hook dialect: " + strings.Join(hosts.DialectNames(), ", ") + " (default: recognised from the event)"},
 		},
 		Subcommands: []*cli.Command{guardExplainCommand(e), guardInstallCommand(e, false), guardInstallCommand(e, true), guardLogCommand(e)},
 		Action: func(c *cli.Context) error {
 			o := guardOptions{agent: c.String("agent")}
-			if _, ok := guard.Dialects[o.agent]; o.agent != "" && !ok {
-				return &usageError{fmt.Errorf("--agent %q%s: sentinel speaks %s", o.agent, suggest.DidYouMean(o.agent, guard.DialectNames(), nil), strings.Join(guard.DialectNames(), ", "))}
+			if _, ok := hosts.Dialects[o.agent]; o.agent != "" && !ok {
+				return &usageError{fmt.Errorf("--agent %q%s: sentinel speaks %s", o.agent, suggest.DidYouMean(o.agent, hosts.DialectNames(), nil), strings.Join(hosts.DialectNames(), ", "))}
 			}
 			return runGuard(c.Context, e, o)
 		},

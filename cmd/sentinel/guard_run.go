@@ -8,6 +8,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gitsentinel/sentinel/guard/hosts"
+	"github.com/gitsentinel/sentinel/guard/policy"
+
 	"github.com/gitsentinel/sentinel/guard/pathguard"
 
 	"github.com/gitsentinel/sentinel/guard/verdict"
@@ -26,9 +29,9 @@ type guardOptions struct {
 func runGuard(ctx context.Context, e *env, o guardOptions) error {
 	d, dialect, policy := guard.Run(ctx, guard.Request{
 		Input:   func() ([]byte, error) { return io.ReadAll(io.LimitReader(e.stdin, guard.MaxInput+1)) },
-		Dialect: guard.Dialects[o.agent],
+		Dialect: hosts.Dialects[o.agent],
 		NewEnv:  func(cwd string) *pathguard.Env { return pathguard.NewEnv(cwd, e.getenv) },
-		Policy:  func() (*guard.Policy, error) { return loadGuardPolicy(e) },
+		Policy:  func() (*policy.Policy, error) { return loadGuardPolicy(e) },
 		Getenv:  e.getenv,
 	})
 	if d.NeedsEngine {
@@ -68,23 +71,23 @@ func runGuard(ctx context.Context, e *env, o guardOptions) error {
 	return nil
 }
 
-func checkerInput(dialect guard.Dialect, d *guard.Decision) guard.CheckerInput {
-	in := guard.CheckerInput{Kind: "tool", Agent: dialect.Name(), Tool: d.Call.Tool, Paths: append(d.Call.Writes, d.Call.Reads...), Raw: d.Raw, Cwd: d.Call.Cwd}
+func checkerInput(dialect hosts.Dialect, d *guard.Decision) policy.CheckerInput {
+	in := policy.CheckerInput{Kind: "tool", Agent: dialect.Name(), Tool: d.Call.Tool, Paths: append(d.Call.Writes, d.Call.Reads...), Raw: d.Raw, Cwd: d.Call.Cwd}
 	for _, c := range d.Commands {
 		in.Commands = append(in.Commands, strings.Join(c.Argv, " "))
 	}
 	return in
 }
 
-func loadGuardPolicy(e *env) (*guard.Policy, error) {
+func loadGuardPolicy(e *env) (*policy.Policy, error) {
 	root := pathguard.NewEnv(e.dir, e.getenv).Project
-	return guard.LoadPolicy(pathguard.UserConfigPath(e.getenv), root)
+	return policy.LoadPolicy(pathguard.UserConfigPath(e.getenv), root)
 }
 
 // auditGuard writes the guard's final decision to the audit trail. It can
 // never change the verdict: a failure is one line on stderr, and the
 // answer stands.
-func auditGuard(e *env, dialect guard.Dialect, policy *guard.Policy, d *guard.Decision) {
+func auditGuard(e *env, dialect hosts.Dialect, policy *policy.Policy, d *guard.Decision) {
 	err := guard.Audit(pathguard.LogPath(e.getenv), policy.LogMode(), dialect.Name(), d, e.dir, time.Now())
 	if err != nil {
 		fmt.Fprintf(e.stderr, "sentinel guard: the audit trail was not written: %s\n", strings.Join(strings.Fields(err.Error()), " "))

@@ -1,4 +1,4 @@
-package guard
+package hosts
 
 import (
 	"encoding/json"
@@ -128,20 +128,20 @@ var alsoReads = map[string][]string{
 // is the default; an event that carries the marks of two agents is
 // ambiguous, and Parse of the dialect returned refuses it.
 func Detect(input []byte) Dialect {
-	return detect(input, nil)
+	return DetectIn(input, nil)
 }
 
 // detect is Detect with the hook's environment, which names Amp's
 // delegate calls: Amp pipes only the tool's arguments, and exports
 // AGENT=amp and the tool's name in AGENT_TOOL_NAME. Without the name the
 // amp dialect refuses the call, in Amp's terms.
-func detect(input []byte, getenv func(string) string) Dialect {
+func DetectIn(input []byte, getenv func(string) string) Dialect {
 	if getenv != nil && getenv("AGENT") == "amp" {
 		return amp{}
 	}
 	o, err := parseObject(input)
 	if err != nil {
-		return claude{}
+		return Claude{}
 	}
 	sig := signature(o)
 	if len(sig) != 1 {
@@ -191,7 +191,7 @@ func keys(m map[string]bool) []string {
 
 // ambiguous is the dialect of an event whose shape names no one agent: it
 // refuses every event, in Claude Code's terms (the default host).
-type ambiguous struct{ claude }
+type ambiguous struct{ Claude }
 
 func (ambiguous) Parse(input []byte) (*Call, error) {
 	return nil, unreadable("the event has the shape of more than one agent's, or of none")
@@ -212,7 +212,8 @@ func fileCall(c *Call, kind string, in object, key string) (*Call, error) {
 	return c, nil
 }
 
-func (claude) Parse(input []byte) (*Call, error) {
+// Parse reads a PreToolUse event.
+func (Claude) Parse(input []byte) (*Call, error) {
 	o, err := readEvent(input, "claude")
 	if err != nil {
 		return nil, err
@@ -452,7 +453,8 @@ func parseGeminiTool(o object) (*Call, error) {
 	}
 }
 
-func (cursor) Parse(input []byte) (*Call, error) {
+// Parse reads one of Cursor's hook events.
+func (Cursor) Parse(input []byte) (*Call, error) {
 	o, err := readEvent(input, "cursor")
 	if err != nil {
 		return nil, err

@@ -1,4 +1,9 @@
-package guard
+// Package policy reads the user's and the project's [guard] configuration
+// into one Policy: the level (the higher wins), more secrets, the configured
+// rules, the audit trail's mode, and the external checker, which only the
+// user's own configuration can name. A repository is untrusted input: it
+// can only tighten what the user configured.
+package policy
 
 import (
 	"errors"
@@ -183,8 +188,8 @@ func (p *Policy) addRules(rules []config.GuardRule, source string, mayAllow bool
 	return nil
 }
 
-// match returns the verdict of the first rule that matches, if any.
-func (p *Policy) match(tool, subject string) (verdict.Verdict, string, bool) {
+// Match returns the verdict of the first rule that matches, if any.
+func (p *Policy) Match(tool, subject string) (verdict.Verdict, string, bool) {
 	if p == nil {
 		return verdict.Allow, "", false
 	}

@@ -1,4 +1,8 @@
-package guard
+// Package hosts holds the host dialects as a table: how each coding agent's
+// pre-tool event reads (event to Call), and how a verdict is said back to it
+// (Outcome to the bytes, stderr and exit status it acts on). A dialect knows
+// nothing of the rules: it only translates.
+package hosts
 
 import (
 	"encoding/json"
@@ -46,10 +50,10 @@ type Dialect interface {
 
 // Dialects are the agents sentinel speaks to, by name.
 var Dialects = map[string]Dialect{
-	"claude":   claude{},
+	"claude":   Claude{},
 	"codex":    codex{},
 	"gemini":   gemini{},
-	"cursor":   cursor{},
+	"cursor":   Cursor{},
 	"copilot":  copilot{},
 	"windsurf": windsurf{},
 	"kiro":     kiro{},
@@ -72,10 +76,11 @@ func DialectNames() []string {
 	return names
 }
 
-// envDialect is a dialect that reads part of its event from the hook's
+// EnvDialect is a dialect that reads part of its event from the hook's
 // environment: Amp names the tool there.
-type envDialect interface {
-	withEnv(getenv func(string) string) Dialect
+type EnvDialect interface {
+	// WithEnv is the dialect with the hook's environment to read.
+	WithEnv(getenv func(string) string) Dialect
 }
 
 // answerReason is a refusal's one line for the agent.
@@ -99,11 +104,15 @@ func askAsDeny(d verdict.Outcome) string {
 
 // --- Claude Code ---
 
-type claude struct{}
+// Claude is Claude Code's dialect: PreToolUse events, and a
+// permissionDecision answer.
+type Claude struct{}
 
-func (claude) Name() string { return "claude" }
+// Name is "claude".
+func (Claude) Name() string { return "claude" }
 
-func (claude) Answer(d verdict.Outcome, call *Call) Answer {
+// Answer is ClaudeResponse on stdout.
+func (Claude) Answer(d verdict.Outcome, call *Call) Answer {
 	return Answer{Stdout: ClaudeResponse(d)}
 }
 
@@ -166,11 +175,15 @@ func (gemini) Answer(d verdict.Outcome, call *Call) Answer {
 
 // --- Cursor ---
 
-type cursor struct{}
+// Cursor is Cursor's dialect: its hook events, told apart by their
+// conversation id, and a permission answer.
+type Cursor struct{}
 
-func (cursor) Name() string { return "cursor" }
+// Name is "cursor".
+func (Cursor) Name() string { return "cursor" }
 
-func (cursor) Answer(d verdict.Outcome, call *Call) Answer {
+// Answer is Cursor's permission JSON; beforeReadFile cannot ask.
+func (Cursor) Answer(d verdict.Outcome, call *Call) Answer {
 	if call != nil && call.Tool == "beforeReadFile" {
 		// beforeReadFile takes allow or deny and a user_message, no ask:
 		// a MEDIUM warning reads, an ask is refused.

@@ -1,4 +1,4 @@
-package guard
+package hosts
 
 import (
 	"bytes"
@@ -17,12 +17,12 @@ import (
 // document.
 type object map[string]json.RawMessage
 
-// errUnreadable is an event the guard cannot read.
-var errUnreadable = errors.New("the hook event is not one the guard can read")
+// ErrUnreadable is an event the guard cannot read.
+var ErrUnreadable = errors.New("the hook event is not one the guard can read")
 
 // unreadable wraps errUnreadable with what was wrong.
 func unreadable(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", errUnreadable, fmt.Sprintf(format, args...))
+	return fmt.Errorf("%w: %s", ErrUnreadable, fmt.Sprintf(format, args...))
 }
 
 // parseObject reads one JSON object and nothing after it, refusing

@@ -1,4 +1,4 @@
-package guard
+package hosts
 
 import (
 	"encoding/json"
@@ -477,8 +477,8 @@ type amp struct{ tool string }
 
 func (amp) Name() string { return "amp" }
 
-// withEnv takes the tool's name from the delegate's environment.
-func (amp) withEnv(getenv func(string) string) Dialect {
+// WithEnv takes the tool's name from the delegate's environment.
+func (amp) WithEnv(getenv func(string) string) Dialect {
 	return amp{tool: getenv("AGENT_TOOL_NAME")}
 }
 
