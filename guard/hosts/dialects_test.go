@@ -12,7 +12,7 @@ import (
 // shares that host's shape (a Claude-shaped envelope), never by reading
 // the wrong keys.
 func TestDialectsRefuseOthersEvents(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "fixtures", "guard", "events", "*.json"))
+	files, err := filepath.Glob(filepath.Join("..", "..", "fixtures", "guard", "events", "*.json"))
 	if err != nil || len(files) == 0 {
 		t.Fatal(err)
 	}
