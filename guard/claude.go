@@ -23,7 +23,7 @@ const MaxInput = 1 << 20
 const Deadline = 250 * time.Millisecond
 
 // denial is a decision that refuses for a reason of the guard's own.
-func denial(id, reason string) *Decision {
+func Denial(id, reason string) *Decision {
 	d := &Decision{}
 	d.Add(verdict.Finding{RuleID: id, Verdict: verdict.Deny, Reason: verdict.Reason(id, reason, "")})
 	return d
@@ -63,7 +63,7 @@ func Run(ctx context.Context, r Request) (*Decision, hosts.Dialect, *policy.Poli
 		res := result{dialect: r.Dialect}
 		defer func() {
 			if p := recover(); p != nil {
-				res.d = denial("internal", fmt.Sprintf("the guard failed (%v); it denies when it cannot decide", p))
+				res.d = Denial("internal", fmt.Sprintf("the guard failed (%v); it denies when it cannot decide", p))
 			}
 			done <- res
 		}()
@@ -79,7 +79,7 @@ func Run(ctx context.Context, r Request) (*Decision, hosts.Dialect, *policy.Poli
 			res.dialect = ed.WithEnv(getenv)
 		}
 		if err != nil {
-			res.d = denial("input.malformed", "cannot read the event: "+err.Error())
+			res.d = Denial("input.malformed", "cannot read the event: "+err.Error())
 			return
 		}
 		policy, perr := r.Policy()
@@ -97,7 +97,7 @@ func Run(ctx context.Context, r Request) (*Decision, hosts.Dialect, *policy.Poli
 		if dialect == nil {
 			dialect = hosts.Claude{}
 		}
-		return denial("deadline", fmt.Sprintf("no decision within %v; instead: a simpler command", Deadline)), dialect, nil
+		return Denial("deadline", fmt.Sprintf("no decision within %v; instead: a simpler command", Deadline)), dialect, nil
 	}
 }
 
@@ -115,14 +115,14 @@ func Decide(ctx context.Context, input []byte, dialect hosts.Dialect, newEnv fun
 
 func decideInput(input []byte, dialect hosts.Dialect, newEnv func(cwd string) *pathguard.Env, p *policy.Policy, policyErr error) *Decision {
 	if len(input) > MaxInput {
-		return denial("input.too-large", fmt.Sprintf("the hook event is larger than %d bytes; instead: split the command", MaxInput))
+		return Denial("input.too-large", fmt.Sprintf("the hook event is larger than %d bytes; instead: split the command", MaxInput))
 	}
 	if policyErr != nil {
-		return denial("config", policyErr.Error()+"; the guard denies everything until the configuration parses")
+		return Denial("config", policyErr.Error()+"; the guard denies everything until the configuration parses")
 	}
 	call, err := dialect.Parse(input)
 	if err != nil {
-		return denial("input.malformed", "the hook event is not a "+dialect.Name()+" pre-tool event the guard can read ("+
+		return Denial("input.malformed", "the hook event is not a "+dialect.Name()+" pre-tool event the guard can read ("+
 			strings.TrimPrefix(err.Error(), hosts.ErrUnreadable.Error()+": ")+"); it denies what it cannot read")
 	}
 	// A relative cwd (".", "./") resolves against the hook's own working
@@ -130,7 +130,7 @@ func decideInput(input []byte, dialect hosts.Dialect, newEnv func(cwd string) *p
 	if call.Cwd != "" && !filepath.IsAbs(call.Cwd) {
 		abs, err := filepath.Abs(call.Cwd)
 		if err != nil {
-			return denial("input.cwd", "the event's cwd "+strconv.Quote(call.Cwd)+" cannot be resolved")
+			return Denial("input.cwd", "the event's cwd "+strconv.Quote(call.Cwd)+" cannot be resolved")
 		}
 		call.Cwd = abs
 	}

@@ -8,9 +8,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gitsentinel/sentinel/guard/audit"
+
 	"github.com/gitsentinel/sentinel/guard/pathguard"
 
-	"github.com/gitsentinel/sentinel/guard"
 	"github.com/urfave/cli/v2"
 )
 
@@ -49,7 +50,7 @@ func runGuardLog(e *env, o guardLogOptions) error {
 	if path == "" {
 		return fmt.Errorf("no audit trail: neither XDG_STATE_HOME nor HOME is an absolute directory; run `export XDG_STATE_HOME=$HOME/.local/state`")
 	}
-	entries, notes := guard.ReadLog(path, guard.LogQuery{All: o.all, Since: o.since})
+	entries, notes := audit.ReadLog(path, audit.LogQuery{All: o.all, Since: o.since})
 	for _, n := range notes {
 		fmt.Fprintf(e.stderr, "sentinel guard log: %s\n", n)
 	}
@@ -65,7 +66,7 @@ func runGuardLog(e *env, o guardLogOptions) error {
 	if len(entries) == 0 {
 		return nil
 	}
-	return guard.WriteLogText(e.stdout, entries)
+	return audit.WriteLogText(e.stdout, entries)
 }
 
 // parseSince reads --since: an RFC 3339 time, a Go duration before now, or

@@ -1,4 +1,8 @@
-package guard
+// Package audit keeps the guard's audit trail: one JSON record per
+// decision (never a tool's output), secrets masked, appended under a lock
+// to a log bounded by size and rotated, and read back for `sentinel guard
+// log`. A failure to write it never changes a verdict.
+package audit
 
 import (
 	"bytes"
@@ -13,6 +17,8 @@ import (
 	"text/tabwriter"
 	"time"
 	"unicode/utf8"
+
+	"github.com/gitsentinel/sentinel/guard"
 
 	"github.com/gitsentinel/sentinel/guard/policy"
 
@@ -91,7 +97,7 @@ func Records(mode string, v verdict.Verdict) bool {
 // trail at path, if mode records it. cwd stands in for an event without
 // one (an event the guard could not read). Audit never panics; its error
 // is for one line on stderr, and never changes the verdict.
-func Audit(path, mode, agent string, d *Decision, cwd string, now time.Time) (err error) {
+func Audit(path, mode, agent string, d *guard.Decision, cwd string, now time.Time) (err error) {
 	if d == nil || !Records(mode, d.Verdict) {
 		return nil
 	}
@@ -113,7 +119,7 @@ func Audit(path, mode, agent string, d *Decision, cwd string, now time.Time) (er
 // NewRecord is the record of decision d on its call (none for an event
 // the guard could not read), with every string from the event masked and
 // bounded.
-func NewRecord(now time.Time, agent string, d *Decision, cwd string) *Record {
+func NewRecord(now time.Time, agent string, d *guard.Decision, cwd string) *Record {
 	r := &Record{
 		Version: AuditVersion,
 		Time:    now.UTC().Format(timeFormat),
