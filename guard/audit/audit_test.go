@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gitsentinel/sentinel/guard"
+
 	"github.com/gitsentinel/sentinel/guard/hosts"
 	"github.com/gitsentinel/sentinel/guard/policy"
 
@@ -100,7 +102,7 @@ func TestRecords(t *testing.T) {
 var testNow = time.Date(2026, 11, 29, 12, 0, 0, 0, time.FixedZone("CET", 3600))
 
 func TestNewRecordOfAShellCall(t *testing.T) {
-	d := EvaluateCommand("git push --force origin main", &pathguard.Env{Env: shell.Env{Cwd: "/p", Project: "/p", Home: "/h"}}, nil)
+	d := guard.EvaluateCommand("git push --force origin main", &pathguard.Env{Env: shell.Env{Cwd: "/p", Project: "/p", Home: "/h"}}, nil)
 	d.Call = &hosts.Call{Tool: "Bash", Command: "GITHUB_TOKEN=ghp_16C7e42F292c6912E7710c838347Ae178B4a git push --force origin main", Kind: "bash", Cwd: "/p"}
 	r := NewRecord(testNow, "claude", d, "/elsewhere")
 	want := &Record{Version: 1, Time: "2026-11-29T11:00:00.000Z", Agent: "claude", Tool: "Bash", Cwd: "/p", Verdict: "deny",
@@ -114,7 +116,7 @@ func TestNewRecordOfAShellCall(t *testing.T) {
 }
 
 func TestNewRecordOfAFileToolHasPathsNotContents(t *testing.T) {
-	d := &Decision{}
+	d := &guard.Decision{}
 	d.Add(verdict.Finding{RuleID: "path.credentials", Verdict: verdict.Deny, Reason: "a write to a credential file"})
 	d.Add(verdict.Finding{RuleID: "path.credentials", Verdict: verdict.Deny, Reason: "again"})
 	d.Call = &hosts.Call{Tool: "Write", Writes: []string{".env", "/tmp/TOKEN=abc"}, Reads: []string{"in.txt"}, Kind: "write"}
@@ -131,7 +133,7 @@ func TestNewRecordOfAFileToolHasPathsNotContents(t *testing.T) {
 }
 
 func TestNewRecordBoundsItsSize(t *testing.T) {
-	d := &Decision{Outcome: verdict.Outcome{Verdict: verdict.Deny}}
+	d := &guard.Decision{Outcome: verdict.Outcome{Verdict: verdict.Deny}}
 	long := strings.Repeat("echo aaaa; ", 10000)
 	r := NewRecord(testNow, "claude", withCall(d, &hosts.Call{Tool: "Bash", Command: long}), "/")
 	if len(r.Command) > MaxRecordCommand || len(r.Command) < MaxRecordCommand-100 {
@@ -181,7 +183,7 @@ func TestNewRecordBoundsItsSize(t *testing.T) {
 
 func TestAuditWritesWhatTheModeRecords(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state", "sentinel", "guard.jsonl")
-	d := denial("checker", "refused")
+	d := guard.Denial("checker", "refused")
 	d.Call = &hosts.Call{Tool: "Bash", Command: "make deploy API_KEY=abc", Kind: "bash", Cwd: "/p"}
 	if err := Audit(path, policy.LogRefusals, "claude", d, "/x", testNow); err != nil {
 		t.Fatal(err)
@@ -192,14 +194,14 @@ func TestAuditWritesWhatTheModeRecords(t *testing.T) {
 	}
 	// An event the guard could not read still leaves a record of the
 	// denial, in the guard's own directory.
-	if err := Audit(path, policy.LogRefusals, "codex", denial("input.malformed", "x"), "/x", testNow); err != nil {
+	if err := Audit(path, policy.LogRefusals, "codex", guard.Denial("input.malformed", "x"), "/x", testNow); err != nil {
 		t.Fatal(err)
 	}
 	if recs = readRecords(t, path); len(recs) != 2 || recs[1].Tool != "" || recs[1].Cwd != "/x" || recs[1].Agent != "codex" {
 		t.Errorf("records %+v", recs)
 	}
 	// What the mode does not record is not written.
-	if err := Audit(path, policy.LogRefusals, "claude", &Decision{Call: d.Call}, "/x", testNow); err != nil {
+	if err := Audit(path, policy.LogRefusals, "claude", &guard.Decision{Call: d.Call}, "/x", testNow); err != nil {
 		t.Fatal(err)
 	}
 	if err := Audit(path, policy.LogOff, "claude", d, "/x", testNow); err != nil {
@@ -208,7 +210,7 @@ func TestAuditWritesWhatTheModeRecords(t *testing.T) {
 	if recs = readRecords(t, path); len(recs) != 2 {
 		t.Errorf("%d records; want 2", len(recs))
 	}
-	if err := Audit(path, policy.LogAll, "claude", &Decision{Call: d.Call}, "/x", testNow); err != nil {
+	if err := Audit(path, policy.LogAll, "claude", &guard.Decision{Call: d.Call}, "/x", testNow); err != nil {
 		t.Fatal(err)
 	}
 	if recs = readRecords(t, path); len(recs) != 3 || recs[2].Verdict != "allow" || len(recs[2].Rules) != 0 {
@@ -536,7 +538,7 @@ func TestWriteLogTextEscapesAndAligns(t *testing.T) {
 
 func BenchmarkAppendLog(b *testing.B) {
 	path := filepath.Join(b.TempDir(), "guard.jsonl")
-	line := mustJSON(b, NewRecord(testNow, "claude", withCall(denial("git.force-push", "a force push"), &hosts.Call{Tool: "Bash", Command: "git push --force origin main"}), "/p"))
+	line := mustJSON(b, NewRecord(testNow, "claude", withCall(guard.Denial("git.force-push", "a force push"), &hosts.Call{Tool: "Bash", Command: "git push --force origin main"}), "/p"))
 	line = append(line, '\n')
 	for b.Loop() {
 		if err := AppendLog(path, line); err != nil {
@@ -549,7 +551,7 @@ func BenchmarkAppendLog(b *testing.B) {
 // the record, its masking, and the append.
 func BenchmarkAudit(b *testing.B) {
 	path := filepath.Join(b.TempDir(), "guard.jsonl")
-	d := denial("git.force-push", "a force push")
+	d := guard.Denial("git.force-push", "a force push")
 	d.Call = &hosts.Call{Tool: "Bash", Command: "GH_TOKEN=abc git push --force origin main", Kind: "bash", Cwd: "/p"}
 	for b.Loop() {
 		if err := Audit(path, policy.LogRefusals, "claude", d, "/p", testNow); err != nil {
@@ -558,7 +560,7 @@ func BenchmarkAudit(b *testing.B) {
 	}
 }
 
-func withCall(d *Decision, c *hosts.Call) *Decision {
+func withCall(d *guard.Decision, c *hosts.Call) *guard.Decision {
 	d.Call = c
 	return d
 }
