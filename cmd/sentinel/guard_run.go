@@ -90,7 +90,7 @@ func loadGuardPolicy(e *env) (*policy.Policy, error) {
 // never change the verdict: a failure is one line on stderr, and the
 // answer stands.
 func auditGuard(e *env, dialect hosts.Dialect, policy *policy.Policy, d *guard.Decision) {
-	err := audit.Audit(pathguard.LogPath(e.getenv), policy.LogMode(), dialect.Name(), d, e.dir, time.Now())
+	err := audit.Audit(pathguard.LogPath(e.getenv), policy.LogMode(), dialect.Name(), d.Outcome, d.Call, e.dir, time.Now())
 	if err != nil {
 		fmt.Fprintf(e.stderr, "sentinel guard: the audit trail was not written: %s\n", strings.Join(strings.Fields(err.Error()), " "))
 	}

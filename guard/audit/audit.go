@@ -18,8 +18,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/gitsentinel/sentinel/guard"
-
+	"github.com/gitsentinel/sentinel/guard/hosts"
 	"github.com/gitsentinel/sentinel/guard/policy"
 
 	"github.com/gitsentinel/sentinel/guard/verdict"
@@ -93,12 +92,13 @@ func Records(mode string, v verdict.Verdict) bool {
 	return v != verdict.Allow
 }
 
-// Audit appends the final decision d that agent's hook event got to the
-// trail at path, if mode records it. cwd stands in for an event without
+// Audit appends the final decision d on call (nil for an event the guard
+// could not read) that agent's hook event got to the trail at path, if mode
+// records it. cwd stands in for an event without
 // one (an event the guard could not read). Audit never panics; its error
 // is for one line on stderr, and never changes the verdict.
-func Audit(path, mode, agent string, d *guard.Decision, cwd string, now time.Time) (err error) {
-	if d == nil || !Records(mode, d.Verdict) {
+func Audit(path, mode, agent string, d verdict.Outcome, call *hosts.Call, cwd string, now time.Time) (err error) {
+	if !Records(mode, d.Verdict) {
 		return nil
 	}
 	defer func() {
@@ -109,7 +109,7 @@ func Audit(path, mode, agent string, d *guard.Decision, cwd string, now time.Tim
 	if path == "" {
 		return errors.New("neither XDG_STATE_HOME nor HOME is an absolute directory; run `export XDG_STATE_HOME=$HOME/.local/state`")
 	}
-	line, err := json.Marshal(NewRecord(now, agent, d, cwd))
+	line, err := json.Marshal(NewRecord(now, agent, d, call, cwd))
 	if err != nil {
 		return err
 	}
@@ -119,7 +119,7 @@ func Audit(path, mode, agent string, d *guard.Decision, cwd string, now time.Tim
 // NewRecord is the record of decision d on its call (none for an event
 // the guard could not read), with every string from the event masked and
 // bounded.
-func NewRecord(now time.Time, agent string, d *guard.Decision, cwd string) *Record {
+func NewRecord(now time.Time, agent string, d verdict.Outcome, call *hosts.Call, cwd string) *Record {
 	r := &Record{
 		Version: AuditVersion,
 		Time:    now.UTC().Format(timeFormat),
@@ -136,7 +136,7 @@ func NewRecord(now time.Time, agent string, d *guard.Decision, cwd string) *Reco
 			r.Rules = append(r.Rules, f.RuleID)
 		}
 	}
-	if call := d.Call; call != nil {
+	if call != nil {
 		r.Tool = bound(call.Tool, 128)
 		if call.Cwd != "" {
 			cwd = call.Cwd

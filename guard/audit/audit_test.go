@@ -14,14 +14,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gitsentinel/sentinel/guard"
-
 	"github.com/gitsentinel/sentinel/guard/hosts"
 	"github.com/gitsentinel/sentinel/guard/policy"
 
 	"github.com/gitsentinel/sentinel/guard/pathguard"
-
-	"github.com/gitsentinel/sentinel/guard/shell"
 
 	"github.com/gitsentinel/sentinel/guard/verdict"
 )
@@ -102,9 +98,12 @@ func TestRecords(t *testing.T) {
 var testNow = time.Date(2026, 11, 29, 12, 0, 0, 0, time.FixedZone("CET", 3600))
 
 func TestNewRecordOfAShellCall(t *testing.T) {
-	d := guard.EvaluateCommand("git push --force origin main", &pathguard.Env{Env: shell.Env{Cwd: "/p", Project: "/p", Home: "/h"}}, nil)
+	// The guard's decision on `git push --force origin main`.
+	d := &decision{}
+	d.Add(verdict.Finding{RuleID: "git.force-push", Severity: verdict.High, Verdict: verdict.Deny, Command: "git push --force origin main",
+		Reason: verdict.High.Reason("git.force-push", "rewriting the remote's published history", "push without --force")})
 	d.Call = &hosts.Call{Tool: "Bash", Command: "GITHUB_TOKEN=ghp_16C7e42F292c6912E7710c838347Ae178B4a git push --force origin main", Kind: "bash", Cwd: "/p"}
-	r := NewRecord(testNow, "claude", d, "/elsewhere")
+	r := record(testNow, "claude", d, "/elsewhere")
 	want := &Record{Version: 1, Time: "2026-11-29T11:00:00.000Z", Agent: "claude", Tool: "Bash", Cwd: "/p", Verdict: "deny",
 		Rules: []string{"git.force-push"}, Reason: d.Reason(), Command: "GITHUB_TOKEN=*** git push --force origin main", Paths: []string{}}
 	if got, _ := json.Marshal(r); string(got) != string(mustJSON(t, want)) {
@@ -116,11 +115,11 @@ func TestNewRecordOfAShellCall(t *testing.T) {
 }
 
 func TestNewRecordOfAFileToolHasPathsNotContents(t *testing.T) {
-	d := &guard.Decision{}
+	d := &decision{}
 	d.Add(verdict.Finding{RuleID: "path.credentials", Verdict: verdict.Deny, Reason: "a write to a credential file"})
 	d.Add(verdict.Finding{RuleID: "path.credentials", Verdict: verdict.Deny, Reason: "again"})
 	d.Call = &hosts.Call{Tool: "Write", Writes: []string{".env", "/tmp/TOKEN=abc"}, Reads: []string{"in.txt"}, Kind: "write"}
-	r := NewRecord(testNow, "gemini", d, "/cwd")
+	r := record(testNow, "gemini", d, "/cwd")
 	if r.Command != "" || strings.Join(r.Paths, "|") != ".env|/tmp/TOKEN=***|in.txt" {
 		t.Errorf("command %q, paths %q", r.Command, r.Paths)
 	}
@@ -133,9 +132,9 @@ func TestNewRecordOfAFileToolHasPathsNotContents(t *testing.T) {
 }
 
 func TestNewRecordBoundsItsSize(t *testing.T) {
-	d := &guard.Decision{Outcome: verdict.Outcome{Verdict: verdict.Deny}}
+	d := &decision{Outcome: verdict.Outcome{Verdict: verdict.Deny}}
 	long := strings.Repeat("echo aaaa; ", 10000)
-	r := NewRecord(testNow, "claude", withCall(d, &hosts.Call{Tool: "Bash", Command: long}), "/")
+	r := record(testNow, "claude", withCall(d, &hosts.Call{Tool: "Bash", Command: long}), "/")
 	if len(r.Command) > MaxRecordCommand || len(r.Command) < MaxRecordCommand-100 {
 		t.Errorf("command of %d bytes; want nearly %d", len(r.Command), MaxRecordCommand)
 	}
@@ -145,24 +144,24 @@ func TestNewRecordBoundsItsSize(t *testing.T) {
 	// One huge word is cut back to where it starts: part of it could be
 	// part of a secret.
 	long = "echo " + strings.Repeat("a", 100<<10)
-	if r = NewRecord(testNow, "claude", withCall(d, &hosts.Call{Tool: "Bash", Command: long}), "/"); r.Command != fmt.Sprintf("echo…[truncated, %d bytes]", len(long)) {
+	if r = record(testNow, "claude", withCall(d, &hosts.Call{Tool: "Bash", Command: long}), "/"); r.Command != fmt.Sprintf("echo…[truncated, %d bytes]", len(long)) {
 		t.Errorf("command %q", r.Command)
 	}
 	// A short command that masking changed is not marked as cut.
-	r = NewRecord(testNow, "claude", withCall(d, &hosts.Call{Tool: "Bash", Command: "PASSWORD=averylongpasswordindeed x"}), "/")
+	r = record(testNow, "claude", withCall(d, &hosts.Call{Tool: "Bash", Command: "PASSWORD=averylongpasswordindeed x"}), "/")
 	if r.Command != "PASSWORD=*** x" {
 		t.Errorf("command %q", r.Command)
 	}
 	// A key that starts before the cut and runs past it is not recorded
 	// in part.
 	key := "-----BEGIN RSA PRIVATE KEY-----\n" + strings.Repeat("MIIEpAIBAAKCAQEA\n", 2000) + "-----END RSA PRIVATE KEY-----"
-	r = NewRecord(testNow, "claude", withCall(d, &hosts.Call{Tool: "Bash", Command: "echo '" + key + "' > k"}), "/")
+	r = record(testNow, "claude", withCall(d, &hosts.Call{Tool: "Bash", Command: "echo '" + key + "' > k"}), "/")
 	if strings.Contains(r.Command, "MIIE") {
 		t.Errorf("part of a private key was recorded: %q", r.Command)
 	}
 	// So is a JWT too long to keep whole.
 	jwt := "eyJhbGciOiJIUzI1NiJ9.eyJ" + strings.Repeat("QUFB", 3000) + ".sig"
-	r = NewRecord(testNow, "claude", withCall(d, &hosts.Call{Tool: "Bash", Command: "curl -H x:" + jwt + " https://x"}), "/")
+	r = record(testNow, "claude", withCall(d, &hosts.Call{Tool: "Bash", Command: "curl -H x:" + jwt + " https://x"}), "/")
 	if strings.Contains(r.Command, "eyJhbGci") {
 		t.Errorf("part of a JWT was recorded: %q", r.Command)
 	}
@@ -171,7 +170,7 @@ func TestNewRecordBoundsItsSize(t *testing.T) {
 	for i := range 5000 {
 		paths = append(paths, fmt.Sprintf("dir/file%d.txt", i))
 	}
-	r = NewRecord(testNow, "claude", withCall(d, &hosts.Call{Tool: "Write", Writes: paths}), "/")
+	r = record(testNow, "claude", withCall(d, &hosts.Call{Tool: "Write", Writes: paths}), "/")
 	line, _ := json.Marshal(r)
 	if len(line) > 12<<10 {
 		t.Errorf("a record of %d bytes", len(line))
@@ -183,9 +182,9 @@ func TestNewRecordBoundsItsSize(t *testing.T) {
 
 func TestAuditWritesWhatTheModeRecords(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state", "sentinel", "guard.jsonl")
-	d := guard.Denial("checker", "refused")
+	d := denial("checker", "refused")
 	d.Call = &hosts.Call{Tool: "Bash", Command: "make deploy API_KEY=abc", Kind: "bash", Cwd: "/p"}
-	if err := Audit(path, policy.LogRefusals, "claude", d, "/x", testNow); err != nil {
+	if err := audit(path, policy.LogRefusals, "claude", d, "/x", testNow); err != nil {
 		t.Fatal(err)
 	}
 	recs := readRecords(t, path)
@@ -194,29 +193,29 @@ func TestAuditWritesWhatTheModeRecords(t *testing.T) {
 	}
 	// An event the guard could not read still leaves a record of the
 	// denial, in the guard's own directory.
-	if err := Audit(path, policy.LogRefusals, "codex", guard.Denial("input.malformed", "x"), "/x", testNow); err != nil {
+	if err := audit(path, policy.LogRefusals, "codex", denial("input.malformed", "x"), "/x", testNow); err != nil {
 		t.Fatal(err)
 	}
 	if recs = readRecords(t, path); len(recs) != 2 || recs[1].Tool != "" || recs[1].Cwd != "/x" || recs[1].Agent != "codex" {
 		t.Errorf("records %+v", recs)
 	}
 	// What the mode does not record is not written.
-	if err := Audit(path, policy.LogRefusals, "claude", &guard.Decision{Call: d.Call}, "/x", testNow); err != nil {
+	if err := audit(path, policy.LogRefusals, "claude", &decision{Call: d.Call}, "/x", testNow); err != nil {
 		t.Fatal(err)
 	}
-	if err := Audit(path, policy.LogOff, "claude", d, "/x", testNow); err != nil {
+	if err := audit(path, policy.LogOff, "claude", d, "/x", testNow); err != nil {
 		t.Fatal(err)
 	}
 	if recs = readRecords(t, path); len(recs) != 2 {
 		t.Errorf("%d records; want 2", len(recs))
 	}
-	if err := Audit(path, policy.LogAll, "claude", &guard.Decision{Call: d.Call}, "/x", testNow); err != nil {
+	if err := audit(path, policy.LogAll, "claude", &decision{Call: d.Call}, "/x", testNow); err != nil {
 		t.Fatal(err)
 	}
 	if recs = readRecords(t, path); len(recs) != 3 || recs[2].Verdict != "allow" || len(recs[2].Rules) != 0 {
 		t.Errorf("records %+v", recs)
 	}
-	if err := Audit("", policy.LogRefusals, "claude", d, "/x", testNow); err == nil || !strings.Contains(err.Error(), "export XDG_STATE_HOME") {
+	if err := audit("", policy.LogRefusals, "claude", d, "/x", testNow); err == nil || !strings.Contains(err.Error(), "export XDG_STATE_HOME") {
 		t.Errorf("no place for the trail: %v", err)
 	}
 }
@@ -538,7 +537,7 @@ func TestWriteLogTextEscapesAndAligns(t *testing.T) {
 
 func BenchmarkAppendLog(b *testing.B) {
 	path := filepath.Join(b.TempDir(), "guard.jsonl")
-	line := mustJSON(b, NewRecord(testNow, "claude", withCall(guard.Denial("git.force-push", "a force push"), &hosts.Call{Tool: "Bash", Command: "git push --force origin main"}), "/p"))
+	line := mustJSON(b, record(testNow, "claude", withCall(denial("git.force-push", "a force push"), &hosts.Call{Tool: "Bash", Command: "git push --force origin main"}), "/p"))
 	line = append(line, '\n')
 	for b.Loop() {
 		if err := AppendLog(path, line); err != nil {
@@ -551,16 +550,38 @@ func BenchmarkAppendLog(b *testing.B) {
 // the record, its masking, and the append.
 func BenchmarkAudit(b *testing.B) {
 	path := filepath.Join(b.TempDir(), "guard.jsonl")
-	d := guard.Denial("git.force-push", "a force push")
+	d := denial("git.force-push", "a force push")
 	d.Call = &hosts.Call{Tool: "Bash", Command: "GH_TOKEN=abc git push --force origin main", Kind: "bash", Cwd: "/p"}
 	for b.Loop() {
-		if err := Audit(path, policy.LogRefusals, "claude", d, "/p", testNow); err != nil {
+		if err := audit(path, policy.LogRefusals, "claude", d, "/p", testNow); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
 
-func withCall(d *guard.Decision, c *hosts.Call) *guard.Decision {
+// decision is what the guard hands the trail: a verdict with its findings,
+// and the call it was on.
+type decision struct {
+	verdict.Outcome
+	Call *hosts.Call
+}
+
+// denial is a decision that refuses for a reason of the guard's own.
+func denial(id, reason string) *decision {
+	d := &decision{}
+	d.Add(verdict.Finding{RuleID: id, Verdict: verdict.Deny, Reason: verdict.Reason(id, reason, "")})
+	return d
+}
+
+func audit(path, mode, agent string, d *decision, cwd string, now time.Time) error {
+	return Audit(path, mode, agent, d.Outcome, d.Call, cwd, now)
+}
+
+func record(now time.Time, agent string, d *decision, cwd string) *Record {
+	return NewRecord(now, agent, d.Outcome, d.Call, cwd)
+}
+
+func withCall(d *decision, c *hosts.Call) *decision {
 	d.Call = c
 	return d
 }
