@@ -2,7 +2,11 @@
 
 package main
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/gitsentinel/sentinel/guard/hosts"
+)
 
 // checkFront refuses to run for a front binary of another build: the two
 // are installed together, and a mismatch means one of them was replaced.
@@ -13,8 +17,8 @@ func checkFront(getenv func(string) string) error {
 	return nil
 }
 
-// delegateEvent is never needed by the engine, which reads every language
-// the guard reads.
-func delegateEvent(e *env, input []byte) error {
-	return fmt.Errorf("internal error: the engine was asked to hand an event on")
+// delegateEvent is nil in the engine, which reads every language the guard
+// reads: no event needs handing on.
+func delegateEvent(*env) func(input []byte) (hosts.Answer, error) {
+	return nil
 }

@@ -122,33 +122,30 @@ func execEngine(args []string) error {
 }
 
 // delegateEvent hands a guard event the front could not read whole to the
-// engine, and answers with what the engine answers. It returns an error
-// other than a hostExit when the engine could not answer: the front's own
-// answer, a denial, then stands.
-func delegateEvent(e *env, input []byte) error {
-	p, err := enginePath(e.args)
-	if err != nil {
-		return err
+// engine, and answers with what the engine answers, held until the engine
+// has exited: an engine killed half way must not leave half an answer. An
+// error means the engine could not answer: the front's own answer, a
+// denial, then stands.
+func delegateEvent(e *env) func(input []byte) (hosts.Answer, error) {
+	return func(input []byte) (hosts.Answer, error) {
+		p, err := enginePath(e.args)
+		if err != nil {
+			return hosts.Answer{}, err
+		}
+		var out bytes.Buffer
+		cmd := exec.Command(p, e.args[1:]...)
+		cmd.Stdin = bytes.NewReader(input)
+		cmd.Stdout, cmd.Stderr = &out, e.stderr
+		cmd.Env = engineEnv()
+		cmd.Dir = e.dir
+		err = cmd.Run()
+		var ee *exec.ExitError
+		switch {
+		case err == nil:
+			return hosts.Answer{Stdout: out.Bytes()}, nil
+		case errors.As(err, &ee) && ee.Exited():
+			return hosts.Answer{Stdout: out.Bytes(), Exit: ee.ExitCode()}, nil
+		}
+		return hosts.Answer{}, fmt.Errorf("run %s: %w", engineName, err)
 	}
-	// The answer is held until the engine has exited: an engine killed
-	// half way must not leave half an answer before the front's own.
-	var out bytes.Buffer
-	cmd := exec.Command(p, e.args[1:]...)
-	cmd.Stdin = bytes.NewReader(input)
-	cmd.Stdout, cmd.Stderr = &out, e.stderr
-	cmd.Env = engineEnv()
-	cmd.Dir = e.dir
-	err = cmd.Run()
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &ee) && ee.Exited():
-		err = &hostExit{code: ee.ExitCode()}
-	default:
-		return fmt.Errorf("run %s: %w", engineName, err)
-	}
-	if _, werr := e.stdout.Write(out.Bytes()); werr != nil {
-		return werr
-	}
-	return err
 }

@@ -1,0 +1,96 @@
+package guard
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/gitsentinel/sentinel/guard/audit"
+	"github.com/gitsentinel/sentinel/guard/hosts"
+	"github.com/gitsentinel/sentinel/guard/policy"
+	"github.com/gitsentinel/sentinel/guard/verdict"
+	"github.com/gitsentinel/sentinel/internal/quote"
+)
+
+// Event is one hook event to answer, with what answering it needs from
+// outside the engine.
+type Event struct {
+	Request
+	// Engine decides an event whose code this binary cannot read, for want
+	// of a grammar (the front): it hands the raw event to the engine binary
+	// and returns its answer, which the engine has audited. An error means
+	// the engine could not answer; the front's own denial then stands. Nil
+	// in the engine itself.
+	Engine func(raw []byte) (hosts.Answer, error)
+	// AuditPath is the audit trail; "" when neither XDG_STATE_HOME nor HOME
+	// names a directory.
+	AuditPath string
+	// Cwd stands in, in the audit trail, for an event that names none.
+	Cwd string
+	// Now is the time of the record; nil is time.Now.
+	Now func() time.Time
+}
+
+// Reply is what the host is answered. Its Stderr holds, around the
+// dialect's own, the lines for the person: why the engine could not
+// answer, the checker's words, why the audit trail was not written.
+type Reply struct {
+	hosts.Answer
+	// Decision is the final decision; nil when the engine answered.
+	Decision *Decision
+}
+
+// Handle answers one event, failing closed at every step:
+//  1. Run decides within Deadline (reading the event and the
+//     configuration included); anything it cannot read is a denial;
+//  2. code that needs a grammar this binary lacks goes to Engine, and
+//     where the engine cannot answer, Run's denial stands;
+//  3. the user's external checker reviews what the rules let through,
+//     under its own timeout ([guard] checker_timeout, 10 s by default),
+//     outside the deadline, since it is a program the user chose to wait
+//     for; anything but its explicit allow is a denial;
+//  4. the dialect renders the verdict in the host's terms;
+//  5. the decision goes to the audit trail, whose failure is a note and
+//     never changes the answer.
+func Handle(ctx context.Context, ev Event) Reply {
+	d, dialect, pol := Run(ctx, ev.Request)
+	var notes []string
+	if d.NeedsEngine && ev.Engine != nil {
+		a, err := ev.Engine([]byte(d.Raw))
+		if err == nil {
+			return Reply{Answer: a}
+		}
+		notes = append(notes, "sentinel: "+quote.Text(err.Error())+"\n")
+	}
+	if d.Verdict != verdict.Deny && pol != nil && pol.Checker != nil && d.Call != nil && d.Call.Kind != "" {
+		checked, why := pol.Checker.Review(ctx, checkerInput(dialect, d))
+		if checked.Verdict == verdict.Deny {
+			// The refusal is of this call, for the audit trail.
+			d = &Decision{Outcome: checked, Call: d.Call}
+			// The checker's words are for the person; Codex reads stderr
+			// as the agent's reason, so they stay out of it there.
+			if dialect.Name() != "codex" {
+				notes = append(notes, why+"\n")
+			}
+		}
+	}
+	now := time.Now
+	if ev.Now != nil {
+		now = ev.Now
+	}
+	a := dialect.Answer(d.Outcome, d.Call)
+	a.Stderr = strings.Join(notes, "") + a.Stderr
+	if err := audit.Audit(ev.AuditPath, pol.LogMode(), dialect.Name(), d.Outcome, d.Call, ev.Cwd, now()); err != nil {
+		a.Stderr += "sentinel guard: the audit trail was not written: " + strings.Join(strings.Fields(err.Error()), " ") + "\n"
+	}
+	return Reply{Answer: a, Decision: d}
+}
+
+// checkerInput is what the checker reads of a decided call.
+func checkerInput(dialect hosts.Dialect, d *Decision) policy.CheckerInput {
+	in := policy.CheckerInput{Kind: "tool", Agent: dialect.Name(), Tool: d.Call.Tool, Paths: append(d.Call.Writes, d.Call.Reads...), Raw: d.Raw, Cwd: d.Call.Cwd}
+	for _, c := range d.Commands {
+		in.Commands = append(in.Commands, strings.Join(c.Argv, " "))
+	}
+	return in
+}
