@@ -35,7 +35,9 @@ func TestHandleFrontHandsCodeToEngine(t *testing.T) {
 			}
 			return hosts.Answer{Stdout: []byte("the engine's answer\n"), Exit: 2}, nil
 		}, "the engine's answer\n", false, ""},
-		{"engine missing", func([]byte) (hosts.Answer, error) { return hosts.Answer{}, errors.New("sentinel-engine is not installed") }, "", true, "sentinel-engine is not installed"},
+		{"engine missing", func([]byte) (hosts.Answer, error) {
+			return hosts.Answer{}, errors.New("sentinel-engine is not installed")
+		}, "", true, "sentinel-engine is not installed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := Handle(context.Background(), Event{
