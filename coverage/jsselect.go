@@ -7,9 +7,8 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/gobwas/glob"
-
 	"github.com/gitsentinel/sentinel/languages"
+	"github.com/gobwas/glob"
 )
 
 // maxConfigSize bounds what is read of a package.json or a runner's config:

@@ -7,9 +7,8 @@ import (
 	"path"
 	"strings"
 
-	"github.com/gobwas/glob"
-
 	"github.com/gitsentinel/sentinel/languages"
+	"github.com/gobwas/glob"
 )
 
 // phpSelection decides which PHP files are test files the way PHPUnit

@@ -6,9 +6,8 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/gobwas/glob"
-
 	"github.com/gitsentinel/sentinel/languages"
+	"github.com/gobwas/glob"
 )
 
 // rubySelection decides which Ruby files are test files the way each

@@ -5,10 +5,8 @@ import (
 	"os"
 	"testing"
 
-	"github.com/gitsentinel/sentinel/guard/policy"
-
 	"github.com/gitsentinel/sentinel/guard/pathguard"
-
+	"github.com/gitsentinel/sentinel/guard/policy"
 	"github.com/gitsentinel/sentinel/guard/verdict"
 )
 

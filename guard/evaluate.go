@@ -6,16 +6,11 @@ import (
 	"strings"
 
 	"github.com/gitsentinel/sentinel/guard/hosts"
-	"github.com/gitsentinel/sentinel/guard/policy"
-
-	"github.com/gitsentinel/sentinel/guard/rules"
-
 	"github.com/gitsentinel/sentinel/guard/pathguard"
-
-	"github.com/gitsentinel/sentinel/guard/shell"
-
+	"github.com/gitsentinel/sentinel/guard/policy"
+	"github.com/gitsentinel/sentinel/guard/rules"
 	"github.com/gitsentinel/sentinel/guard/script"
-
+	"github.com/gitsentinel/sentinel/guard/shell"
 	"github.com/gitsentinel/sentinel/guard/verdict"
 )
 

@@ -11,10 +11,9 @@ import (
 	"testing"
 
 	"github.com/gitsentinel/sentinel/guard/hosts"
-	"github.com/gitsentinel/sentinel/guard/policy"
-
 	"github.com/gitsentinel/sentinel/guard/internal/guardtest"
 	"github.com/gitsentinel/sentinel/guard/pathguard"
+	"github.com/gitsentinel/sentinel/guard/policy"
 )
 
 var update = flag.Bool("update", false, "rewrite fixtures/guard/events/*.stdout and *.stderr (review the diff!)")

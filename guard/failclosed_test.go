@@ -10,13 +10,10 @@ import (
 	"time"
 
 	"github.com/gitsentinel/sentinel/guard/hosts"
-	"github.com/gitsentinel/sentinel/guard/policy"
-
 	"github.com/gitsentinel/sentinel/guard/internal/guardtest"
 	"github.com/gitsentinel/sentinel/guard/pathguard"
-
+	"github.com/gitsentinel/sentinel/guard/policy"
 	"github.com/gitsentinel/sentinel/guard/shell"
-
 	"github.com/gitsentinel/sentinel/guard/verdict"
 )
 

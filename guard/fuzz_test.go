@@ -6,14 +6,10 @@ import (
 	"testing"
 
 	"github.com/gitsentinel/sentinel/guard/hosts"
-
-	"github.com/gitsentinel/sentinel/guard/rules"
-
 	"github.com/gitsentinel/sentinel/guard/internal/guardtest"
 	"github.com/gitsentinel/sentinel/guard/pathguard"
-
+	"github.com/gitsentinel/sentinel/guard/rules"
 	"github.com/gitsentinel/sentinel/guard/shell"
-
 	"github.com/gitsentinel/sentinel/guard/verdict"
 )
 

@@ -7,11 +7,9 @@ import (
 	"testing"
 
 	"github.com/gitsentinel/sentinel/guard/hosts"
-	"github.com/gitsentinel/sentinel/guard/policy"
-
 	"github.com/gitsentinel/sentinel/guard/internal/guardtest"
 	"github.com/gitsentinel/sentinel/guard/pathguard"
-
+	"github.com/gitsentinel/sentinel/guard/policy"
 	"github.com/gitsentinel/sentinel/guard/verdict"
 )
 

@@ -4,10 +4,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/gitsentinel/sentinel/guard/policy"
-
 	"github.com/gitsentinel/sentinel/guard/pathguard"
-
+	"github.com/gitsentinel/sentinel/guard/policy"
 	"github.com/gitsentinel/sentinel/guard/verdict"
 )
 

@@ -5,13 +5,10 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/gitsentinel/sentinel/guard/policy"
-
 	"github.com/gitsentinel/sentinel/guard/internal/guardtest"
 	"github.com/gitsentinel/sentinel/guard/pathguard"
-
+	"github.com/gitsentinel/sentinel/guard/policy"
 	"github.com/gitsentinel/sentinel/guard/shell"
-
 	"github.com/gitsentinel/sentinel/guard/verdict"
 )
 

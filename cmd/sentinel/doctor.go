@@ -13,16 +13,13 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/gitsentinel/sentinel/guard/policy"
-
-	"github.com/gitsentinel/sentinel/guard/pathguard"
-
-	"github.com/gitsentinel/sentinel/guard/install"
-
 	"github.com/gitsentinel/sentinel/config"
 	"github.com/gitsentinel/sentinel/coverage"
 	"github.com/gitsentinel/sentinel/githooks"
 	"github.com/gitsentinel/sentinel/gitrepo"
+	"github.com/gitsentinel/sentinel/guard/install"
+	"github.com/gitsentinel/sentinel/guard/pathguard"
+	"github.com/gitsentinel/sentinel/guard/policy"
 	"github.com/gitsentinel/sentinel/internal/atomicfile"
 	"github.com/gitsentinel/sentinel/internal/quote"
 	"github.com/urfave/cli/v2"

@@ -10,16 +10,12 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/gitsentinel/sentinel/guard/hosts"
-
-	"github.com/gitsentinel/sentinel/guard/pathguard"
-
-	"github.com/gitsentinel/sentinel/guard/install"
-
-	"github.com/gitsentinel/sentinel/guard/verdict"
-
 	"github.com/gitsentinel/sentinel/gitrepo"
 	"github.com/gitsentinel/sentinel/guard"
+	"github.com/gitsentinel/sentinel/guard/hosts"
+	"github.com/gitsentinel/sentinel/guard/install"
+	"github.com/gitsentinel/sentinel/guard/pathguard"
+	"github.com/gitsentinel/sentinel/guard/verdict"
 	"github.com/gitsentinel/sentinel/internal/filelock"
 	"github.com/gitsentinel/sentinel/internal/quote"
 	"github.com/gitsentinel/sentinel/internal/suggest"

@@ -9,9 +9,7 @@ import (
 	"time"
 
 	"github.com/gitsentinel/sentinel/guard/audit"
-
 	"github.com/gitsentinel/sentinel/guard/pathguard"
-
 	"github.com/urfave/cli/v2"
 )
 

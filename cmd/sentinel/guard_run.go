@@ -4,12 +4,10 @@ import (
 	"context"
 	"io"
 
-	"github.com/gitsentinel/sentinel/guard/hosts"
-	"github.com/gitsentinel/sentinel/guard/policy"
-
-	"github.com/gitsentinel/sentinel/guard/pathguard"
-
 	"github.com/gitsentinel/sentinel/guard"
+	"github.com/gitsentinel/sentinel/guard/hosts"
+	"github.com/gitsentinel/sentinel/guard/pathguard"
+	"github.com/gitsentinel/sentinel/guard/policy"
 )
 
 // guardOptions are the flags of `sentinel guard`.

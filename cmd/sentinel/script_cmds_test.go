@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/gitsentinel/sentinel/guard/install"
-
 	"github.com/rogpeppe/go-internal/testscript"
 )
 

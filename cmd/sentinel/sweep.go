@@ -6,9 +6,8 @@ import (
 	"context"
 	"strings"
 
-	"github.com/gitsentinel/sentinel/guard/install"
-
 	"github.com/gitsentinel/sentinel/gitrepo"
+	"github.com/gitsentinel/sentinel/guard/install"
 	"github.com/gitsentinel/sentinel/internal/atomicfile"
 )
 

@@ -20,9 +20,7 @@ import (
 
 	"github.com/gitsentinel/sentinel/guard/hosts"
 	"github.com/gitsentinel/sentinel/guard/policy"
-
 	"github.com/gitsentinel/sentinel/guard/verdict"
-
 	"github.com/gitsentinel/sentinel/internal/quote"
 )
 

@@ -15,10 +15,8 @@ import (
 	"time"
 
 	"github.com/gitsentinel/sentinel/guard/hosts"
-	"github.com/gitsentinel/sentinel/guard/policy"
-
 	"github.com/gitsentinel/sentinel/guard/pathguard"
-
+	"github.com/gitsentinel/sentinel/guard/policy"
 	"github.com/gitsentinel/sentinel/guard/verdict"
 )
 

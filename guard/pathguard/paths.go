@@ -13,7 +13,6 @@ import (
 	"sync"
 
 	"github.com/gitsentinel/sentinel/guard/shell"
-
 	"github.com/gitsentinel/sentinel/guard/verdict"
 )
 

@@ -12,7 +12,6 @@ import (
 
 	"github.com/gitsentinel/sentinel/guard/install"
 	"github.com/gitsentinel/sentinel/guard/shell"
-
 	"github.com/gobwas/glob"
 )
 

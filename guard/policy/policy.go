@@ -15,13 +15,10 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/gitsentinel/sentinel/guard/pathguard"
-
-	"github.com/gitsentinel/sentinel/guard/shell"
-
-	"github.com/gitsentinel/sentinel/guard/verdict"
-
 	"github.com/gitsentinel/sentinel/config"
+	"github.com/gitsentinel/sentinel/guard/pathguard"
+	"github.com/gitsentinel/sentinel/guard/shell"
+	"github.com/gitsentinel/sentinel/guard/verdict"
 	"github.com/gobwas/glob"
 )
 

@@ -14,9 +14,7 @@ import (
 	"sync"
 
 	"github.com/gitsentinel/sentinel/guard/pathguard"
-
 	"github.com/gitsentinel/sentinel/guard/shell"
-
 	"github.com/gitsentinel/sentinel/guard/verdict"
 )
 

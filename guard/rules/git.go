@@ -5,15 +5,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gitsentinel/sentinel/guard/pathguard"
-
-	"github.com/gitsentinel/sentinel/guard/shell"
-
-	"github.com/gitsentinel/sentinel/guard/internal/argspec"
-
-	"github.com/gitsentinel/sentinel/guard/verdict"
-
 	"github.com/gitsentinel/sentinel/gitrepo"
+	"github.com/gitsentinel/sentinel/guard/internal/argspec"
+	"github.com/gitsentinel/sentinel/guard/pathguard"
+	"github.com/gitsentinel/sentinel/guard/shell"
+	"github.com/gitsentinel/sentinel/guard/verdict"
 )
 
 // gitRules are the rules about git: history, work and hooks that a git

@@ -4,9 +4,7 @@ import (
 	"strings"
 
 	"github.com/gitsentinel/sentinel/guard/pathguard"
-
 	"github.com/gitsentinel/sentinel/guard/shell"
-
 	"github.com/gitsentinel/sentinel/guard/verdict"
 )
 

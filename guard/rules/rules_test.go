@@ -5,7 +5,6 @@ import (
 
 	"github.com/gitsentinel/sentinel/guard/internal/guardtest"
 	"github.com/gitsentinel/sentinel/guard/pathguard"
-
 	"github.com/gitsentinel/sentinel/guard/shell"
 )
 

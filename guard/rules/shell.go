@@ -5,11 +5,8 @@ import (
 	"sync"
 
 	"github.com/gitsentinel/sentinel/guard/pathguard"
-
 	"github.com/gitsentinel/sentinel/guard/shell"
-
 	"github.com/gitsentinel/sentinel/guard/verdict"
-
 	"github.com/gitsentinel/sentinel/trailers"
 )
 

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/gitsentinel/sentinel/guard/internal/argspec"
-
 	"mvdan.cc/sh/v3/syntax"
 )
 

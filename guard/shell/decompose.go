@@ -13,10 +13,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gitsentinel/sentinel/guard/script"
-
 	"github.com/gitsentinel/sentinel/guard/internal/argspec"
-
+	"github.com/gitsentinel/sentinel/guard/script"
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
