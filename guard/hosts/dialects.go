@@ -56,14 +56,14 @@ var Dialects = map[string]Dialect{
 	"cursor":   Cursor{},
 	"copilot":  copilot{},
 	"windsurf": windsurf{},
-	"kiro":     kiro{},
-	"cline":    cline{},
-	"goose":    goose{},
-	"factory":  factory{},
+	"kiro":     kiro,
+	"cline":    cline,
+	"goose":    goose,
+	"factory":  factory,
 	"qwen":     qwen{},
-	"augment":  augment{},
+	"augment":  augment,
 	"amp":      amp{},
-	"opencode": opencode{},
+	"opencode": opencode,
 }
 
 // DialectNames lists the names of Dialects, sorted.

@@ -1,0 +1,88 @@
+package hosts
+
+// The hosts whose events follow the common pattern, each a row. Each reads
+// its own event as its documentation gives it, with the same exact-key
+// reading, and answers in the terms its host acts on. What each host does
+// when the hook fails is in HookCommand's failure tails and in the README's
+// host list.
+var (
+	// Kiro (and the Amazon Q Developer CLI before it): a preToolUse event
+	// with hook_event_name, cwd, tool_name and the model's tool_input as it
+	// is (aws/amazon-q-developer-cli docs/hooks.md,
+	// crates/chat-cli/src/cli/chat/cli/hooks.rs). Kiro CLI 3 names the
+	// trigger PreToolUse and its tools read, write and shell; use_aws and
+	// MCP tools (@server/tool) pass.
+	kiro = &hostSpec{name: "kiro", eventKey: "hook_event_name", events: []string{"preToolUse", "PreToolUse"},
+		toolKey: "tool_name", inputKey: "tool_input", answer: exit2Answer,
+		tools: tools(
+			row(bash("command"), "execute_bash", "shell"),
+			row(toolSpec{kind: "cmd", keys: []string{"command"}}, "execute_cmd"),
+			row(file("edit", "path"), "fs_write", "write"),
+			row(toolSpec{read: kiroReads}, "fs_read", "read"),
+		)}
+
+	// Cline: the common fields and a preToolUse object with toolName and
+	// parameters, whose values are strings (cline/cline
+	// docs/features/hooks/hook-reference.mdx, src/core/hooks). Its paths
+	// are relative to the first workspace root. Cline cannot ask.
+	cline = &hostSpec{name: "cline", eventKey: "hookName", events: []string{"PreToolUse"},
+		envelope: clineEnvelope, inputKey: "parameters", answer: clineAnswer,
+		tools: tools(
+			row(bash("command"), "execute_command"),
+			row(file("edit", "path"), "write_to_file", "replace_in_file", "new_rule"),
+			row(file("read", "path"), "read_file"),
+			row(file("patch", "input"), "apply_patch"),
+			row(search("path", "file_pattern"), "search_files"),
+		)}
+
+	// Goose: a PreToolUse payload with event, tool_name, tool_input and
+	// working_dir (block/goose documentation/docs/guides/
+	// context-engineering/hooks.md); the developer extension's tools are
+	// the ones read. Stdout stays empty, since anything on it that is not
+	// a decision reads as no decision.
+	goose = &hostSpec{name: "goose", eventKey: "event", events: []string{"PreToolUse"},
+		toolKey: "tool_name", cwdKey: "working_dir", strings: []string{"matcher_context"}, inputKey: "tool_input", answer: exit2Answer,
+		tools: tools(
+			row(bash("command"), "developer__shell"),
+			row(file("write", "path"), "developer__write"),
+			row(file("edit", "path"), "developer__edit"),
+			row(toolSpec{read: gooseTextEditor}, "developer__text_editor"),
+		)}
+
+	// Factory Droid: Claude Code's envelope with Droid's own tool names
+	// (docs.factory.ai hooks reference; some versions write the
+	// envelope's keys in camelCase).
+	factory = &hostSpec{name: "factory", toolKey: "tool_name", inputKey: "tool_input", answer: cloneAnswer,
+		tools: tools(
+			row(bash("command"), "Execute", "Bash"),
+			row(file("patch", "input", "patch"), "ApplyPatch"),
+			row(search("path", "glob_pattern"), "Grep"),
+			row(file("read", "file_path", "path"), "Read"),
+			row(file("write", "file_path", "path"), "Create", "Write"),
+			row(file("edit", "file_path", "path"), "Edit", "MultiEdit"),
+		)}
+
+	// Augment (Auggie CLI and the IDE extensions): tool_name and
+	// tool_input, with Augment's tool names (docs.augmentcode.com/cli/hooks).
+	augment = &hostSpec{name: "augment", toolKey: "tool_name", inputKey: "tool_input", answer: exit2Answer,
+		tools: tools(
+			row(bashIn("command", "cwd"), "launch-process"),
+			row(file("write", "path"), "save-file"),
+			row(file("edit", "path"), "str-replace-editor"),
+			row(file("read", "path"), "view"),
+			row(toolSpec{read: augmentRemoves}, "remove-files"),
+		)}
+
+	// OpenCode: the event sentinel's plugin builds from
+	// tool.execute.before: the tool's id, its args as OpenCode hands them
+	// to the tool, and the session's directory.
+	opencode = &hostSpec{name: "opencode", toolKey: "tool", inputKey: "args", answer: opencodeAnswer,
+		tools: tools(
+			row(bashIn("command", "workdir"), "bash"),
+			row(file("write", "filePath"), "write"),
+			row(file("edit", "filePath"), "edit", "multiedit"),
+			row(file("patch", "patchText"), "apply_patch", "patch"),
+			row(file("read", "filePath"), "read"),
+			row(search("path", "include"), "grep"),
+		)}
+)
