@@ -73,18 +73,13 @@ var awkExtraSamples = []scriptSample{
 
 var awkTable = sync.OnceValue(func() *apiTable { return scriptTable(awkRules()) })
 
-// awkTok is one awk token: 's' string, 'n' number, 'w' name, 'f' field
-// ($), 'r' regex, 'o' operator, ';' statement end (also newline).
-type awkTok struct {
-	kind byte
-	text string
-	val  sval
-}
+// awk's tokens are tokens of kind 's' string, 'n' number, 'w' name, 'f'
+// field ($), 'r' regex, 'o' operator, ';' statement end (also newline).
 
 // awkLex splits awk code into tokens; a / in operand position starts a
 // regex, so a name inside a pattern is not taken for a call.
-func awkLex(src string) ([]awkTok, error) {
-	var toks []awkTok
+func awkLex(src string) ([]token, error) {
+	var toks []token
 	var err error
 	operand := func() bool {
 		if len(toks) == 0 {
@@ -107,7 +102,7 @@ func awkLex(src string) ([]awkTok, error) {
 		case c == '\\' && i+1 < len(src) && src[i+1] == '\n':
 			i += 2
 		case c == '\n' || c == ';':
-			toks = append(toks, awkTok{kind: ';', text: string(c)})
+			toks = append(toks, token{kind: ';', text: string(c)})
 			i++
 		case c == '#':
 			for i < len(src) && src[i] != '\n' {
@@ -152,7 +147,7 @@ func awkLex(src string) ([]awkTok, error) {
 				err = ErrSyntax
 				return toks, err
 			}
-			toks = append(toks, awkTok{kind: 's', val: lit(b.String())})
+			toks = append(toks, token{kind: 's', val: lit(b.String())})
 			i = j + 1
 		case c == '/' && operand():
 			j := i + 1
@@ -170,21 +165,21 @@ func awkLex(src string) ([]awkTok, error) {
 			if j >= len(src) || src[j] != '/' {
 				return toks, ErrSyntax
 			}
-			toks = append(toks, awkTok{kind: 'r'})
+			toks = append(toks, token{kind: 'r'})
 			i = j + 1
 		case isAlpha(c) || c == '@':
 			j := i + 1
 			for j < len(src) && isWordByte(src[j]) {
 				j++
 			}
-			toks = append(toks, awkTok{kind: 'w', text: src[i:j]})
+			toks = append(toks, token{kind: 'w', text: src[i:j]})
 			i = j
 		case c >= '0' && c <= '9' || c == '.' && i+1 < len(src) && src[i+1] >= '0' && src[i+1] <= '9':
 			j := i
 			for j < len(src) && (isWordByte(src[j]) || src[j] == '.') {
 				j++
 			}
-			toks = append(toks, awkTok{kind: 'n', text: src[i:j]})
+			toks = append(toks, token{kind: 'n', text: src[i:j]})
 			i = j
 		default:
 			op := string(c)
@@ -194,7 +189,7 @@ func awkLex(src string) ([]awkTok, error) {
 					break
 				}
 			}
-			toks = append(toks, awkTok{kind: 'o', text: op})
+			toks = append(toks, token{kind: 'o', text: op})
 			i += len(op)
 		}
 	}
@@ -203,7 +198,7 @@ func awkLex(src string) ([]awkTok, error) {
 
 type awkReader struct {
 	r     *scriptRun
-	toks  []awkTok
+	toks  []token
 	known map[string]sval
 }
 
@@ -257,11 +252,7 @@ func (p *awkReader) bindVars() {
 			count[tk.text] += 2
 		}
 	}
-	for name, n := range count {
-		if n == 1 && values[name].known {
-			p.known[name] = values[name]
-		}
-	}
+	p.known = onceKnown(count, values)
 }
 
 // exprEnd returns where the expression starting at i ends: a statement
@@ -291,7 +282,7 @@ func (p *awkReader) exprEnd(i int) int {
 
 // evalConcat computes a concatenation of strings, numbers and known
 // names; any other operator makes it a hole.
-func (p *awkReader) evalConcat(ts []awkTok) sval {
+func (p *awkReader) evalConcat(ts []token) sval {
 	if len(ts) == 0 {
 		return unknownVal
 	}
@@ -335,7 +326,7 @@ func (p *awkReader) evalConcat(ts []awkTok) sval {
 
 // matchParen returns the index of the bracket closing the group that
 // ts continues, or len(ts).
-func (p *awkReader) matchParen(ts []awkTok) int {
+func (p *awkReader) matchParen(ts []token) int {
 	depth := 0
 	for j, t := range ts {
 		if t.kind != 'o' {

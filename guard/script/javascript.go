@@ -269,19 +269,8 @@ func jsCanon(ref string) string {
 	return ref
 }
 
-type jsBinding struct {
-	node   *tnode // the expression assigned
-	member string // for const {member: name} = node
-	ref    string // an import
-	dirty  bool
-	state  int
-	val    sval
-}
-
 type jsReader struct {
-	r     *scriptRun
-	src   []byte
-	binds map[string]*jsBinding
+	treeReader
 }
 
 func readJS(r *scriptRun, src string, ts bool) error {
@@ -307,30 +296,13 @@ func readJS(r *scriptRun, src string, ts bool) error {
 			break
 		}
 	}
-	p := &jsReader{r: r, src: b, binds: map[string]*jsBinding{}}
+	p := &jsReader{treeReader: newTreeReader(r, b)}
 	root.walk(p.bind)
 	root.walk(p.visit)
 	if hasErr {
 		return ErrSyntax
 	}
 	return nil
-}
-
-func (p *jsReader) text(n *tnode) string {
-	if n == nil {
-		return ""
-	}
-	return string(p.src[n.start:n.end])
-}
-
-func (p *jsReader) set(name string, b *jsBinding) {
-	if old, ok := p.binds[name]; ok {
-		if !(b.ref != "" && old.ref == b.ref) {
-			old.dirty = true
-		}
-		return
-	}
-	p.binds[name] = b
 }
 
 func (p *jsReader) dirty(n *tnode) {
@@ -340,7 +312,7 @@ func (p *jsReader) dirty(n *tnode) {
 			if x.parent != nil && (x.parent.typ == "member_expression" || x.parent.typ == "subscript_expression") {
 				return
 			}
-			p.set(p.text(x), &jsBinding{dirty: true})
+			p.set(p.text(x), &binding{dirty: true})
 		}
 	})
 }
@@ -361,10 +333,10 @@ func (p *jsReader) bind(n *tnode) {
 			for _, k := range cl.namedKids() {
 				switch k.typ {
 				case "identifier":
-					p.set(p.text(k), &jsBinding{ref: m})
+					p.set(p.text(k), &binding{ref: m})
 				case "namespace_import":
 					for _, id := range k.namedKids() {
-						p.set(p.text(id), &jsBinding{ref: m})
+						p.set(p.text(id), &binding{ref: m})
 					}
 				case "named_imports":
 					for _, spec := range k.namedKids() {
@@ -376,7 +348,7 @@ func (p *jsReader) bind(n *tnode) {
 						if a := spec.child("alias"); a != nil {
 							alias = p.text(a)
 						}
-						p.set(alias, &jsBinding{ref: m + "." + strings.Trim(name, `"'`)})
+						p.set(alias, &binding{ref: m + "." + strings.Trim(name, `"'`)})
 					}
 				}
 			}
@@ -386,16 +358,16 @@ func (p *jsReader) bind(n *tnode) {
 		switch {
 		case name == nil:
 		case name.typ == "identifier" && value != nil:
-			p.set(p.text(name), &jsBinding{node: value})
+			p.set(p.text(name), &binding{node: value})
 		case name.typ == "identifier":
 		case name.typ == "object_pattern" && value != nil:
 			for _, k := range name.namedKids() {
 				switch k.typ {
 				case "shorthand_property_identifier_pattern":
-					p.set(p.text(k), &jsBinding{node: value, member: p.text(k)})
+					p.set(p.text(k), &binding{node: value, member: p.text(k)})
 				case "pair_pattern":
 					if v := k.child("value"); v != nil && v.typ == "identifier" {
-						p.set(p.text(v), &jsBinding{node: value, member: strings.Trim(p.text(k.child("key")), `"'`)})
+						p.set(p.text(v), &binding{node: value, member: strings.Trim(p.text(k.child("key")), `"'`)})
 					} else {
 						p.dirty(k.child("value"))
 					}
@@ -409,7 +381,7 @@ func (p *jsReader) bind(n *tnode) {
 	case "assignment_expression":
 		left, right := n.child("left"), n.child("right")
 		if left != nil && left.typ == "identifier" {
-			p.set(p.text(left), &jsBinding{node: right})
+			p.set(p.text(left), &binding{node: right})
 		} else if left != nil && left.typ != "member_expression" && left.typ != "subscript_expression" {
 			p.dirty(left)
 		}
@@ -450,17 +422,14 @@ func (p *jsReader) lookup(name string) sval {
 		return unknownVal
 	case b.ref != "":
 		return sval{s: Hole, ref: b.ref}
-	case b.state == 1:
-		return unknownVal
-	case b.state == 0:
-		b.state = 1
-		b.val = p.eval(b.node)
-		if b.member != "" {
-			b.val = p.member(b.val, lit(b.member))
-		}
-		b.state = 2
 	}
-	return b.val
+	return b.value(func(n *tnode) sval {
+		v := p.eval(n)
+		if b.member != "" {
+			v = p.member(v, lit(b.member))
+		}
+		return v
+	})
 }
 
 // member is obj[key] or obj.key as a value.

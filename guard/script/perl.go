@@ -137,15 +137,9 @@ var plExtraSamples = []scriptSample{
 
 var plTable = sync.OnceValue(func() *apiTable { return scriptTable(plRules()) })
 
-// plTok is one Perl token.
-type plTok struct {
-	// kind is 'w' (word), 'v' (variable), 's' (string), 'x' (backtick or
-	// qx), 'q' (qw list), 'r' (regex or transliteration), 'n' (number),
-	// 'o' (operator or punctuation).
-	kind byte
-	text string
-	val  sval
-}
+// Perl's tokens are tokens of kind 'w' (word), 'v' (variable), 's'
+// (string), 'x' (backtick or qx), 'q' (qw list), 'r' (regex or
+// transliteration), 'n' (number), 'o' (operator or punctuation).
 
 // plLexer splits Perl code into tokens, reading quotes, quote-like
 // operators, regexes, heredocs and POD as Perl does, so that a name
@@ -153,7 +147,7 @@ type plTok struct {
 type plLexer struct {
 	src     string
 	pos     int
-	toks    []plTok
+	toks    []token
 	pending []plHeredoc
 	scalars map[string]sval
 	err     error
@@ -309,11 +303,6 @@ func (l *plLexer) heredocBodies() {
 	l.pending = nil
 }
 
-func isAlpha(c byte) bool { return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
-func isWordByte(c byte) bool {
-	return isAlpha(c) || c >= '0' && c <= '9'
-}
-
 // lex splits the whole source.
 func (l *plLexer) lex() {
 	l.pod()
@@ -340,39 +329,39 @@ func (l *plLexer) lex() {
 			if l.quoteLike(w) {
 				continue
 			}
-			l.toks = append(l.toks, plTok{kind: 'w', text: w})
+			l.toks = append(l.toks, token{kind: 'w', text: w})
 		case c >= '0' && c <= '9':
 			start := l.pos
 			for l.pos < len(l.src) && (isWordByte(l.src[l.pos]) || l.src[l.pos] == '.' && l.pos+1 < len(l.src) && l.src[l.pos+1] != '.') {
 				l.pos++
 			}
-			l.toks = append(l.toks, plTok{kind: 'n', text: l.src[start:l.pos]})
+			l.toks = append(l.toks, token{kind: 'n', text: l.src[start:l.pos]})
 		case c == '$' || c == '@' || c == '%' && l.operand() || c == '&' && l.operand():
 			l.variable()
 		case c == '\'':
 			l.pos++
-			l.toks = append(l.toks, plTok{kind: 's', val: lit(plSingle(l.delimited('\'')))})
+			l.toks = append(l.toks, token{kind: 's', val: lit(plSingle(l.delimited('\'')))})
 		case c == '"':
 			l.pos++
-			l.toks = append(l.toks, plTok{kind: 's', val: l.interpolate(l.delimited('"'))})
+			l.toks = append(l.toks, token{kind: 's', val: l.interpolate(l.delimited('"'))})
 		case c == '`':
 			l.pos++
-			l.toks = append(l.toks, plTok{kind: 'x', val: l.interpolate(l.delimited('`'))})
+			l.toks = append(l.toks, token{kind: 'x', val: l.interpolate(l.delimited('`'))})
 		case c == '/' && l.operand():
 			l.pos++
 			l.delimited('/')
 			l.flags()
-			l.toks = append(l.toks, plTok{kind: 'r'})
+			l.toks = append(l.toks, token{kind: 'r'})
 		case c == '<' && strings.HasPrefix(l.src[l.pos:], "<<") && l.operand() && l.heredoc():
 		default:
 			for _, op := range []string{"=>", "->", "=~", "!~", "::", "..", "==", "!=", "<=", ">=", "&&", "||", "//", ".=", "+=", "-=", "||=", "&&=", "//=", "++", "--", "**", "<<", ">>"} {
 				if strings.HasPrefix(l.src[l.pos:], op) {
-					l.toks = append(l.toks, plTok{kind: 'o', text: op})
+					l.toks = append(l.toks, token{kind: 'o', text: op})
 					l.pos += len(op)
 					goto next
 				}
 			}
-			l.toks = append(l.toks, plTok{kind: 'o', text: l.src[l.pos : l.pos+1]})
+			l.toks = append(l.toks, token{kind: 'o', text: l.src[l.pos : l.pos+1]})
 			l.pos++
 		next:
 		}
@@ -415,21 +404,21 @@ func (l *plLexer) quoteLike(w string) bool {
 	body := l.delimited(d)
 	switch w {
 	case "q":
-		l.toks = append(l.toks, plTok{kind: 's', val: lit(plSingle(body))})
+		l.toks = append(l.toks, token{kind: 's', val: lit(plSingle(body))})
 	case "qq":
-		l.toks = append(l.toks, plTok{kind: 's', val: l.interpolate(body)})
+		l.toks = append(l.toks, token{kind: 's', val: l.interpolate(body)})
 	case "qw":
 		var items []sval
 		for _, f := range strings.Fields(body) {
 			items = append(items, lit(f))
 		}
-		l.toks = append(l.toks, plTok{kind: 'q', val: listVal(items)})
+		l.toks = append(l.toks, token{kind: 'q', val: listVal(items)})
 	case "qx":
 		v := lit(body)
 		if d != '\'' {
 			v = l.interpolate(body)
 		}
-		l.toks = append(l.toks, plTok{kind: 'x', val: v})
+		l.toks = append(l.toks, token{kind: 'x', val: v})
 	case "s", "tr", "y":
 		if plClosing(d) != d {
 			l.skipSpace()
@@ -442,10 +431,10 @@ func (l *plLexer) quoteLike(w string) bool {
 			l.delimited(d)
 		}
 		l.flags()
-		l.toks = append(l.toks, plTok{kind: 'r'})
+		l.toks = append(l.toks, token{kind: 'r'})
 	default:
 		l.flags()
-		l.toks = append(l.toks, plTok{kind: 'r'})
+		l.toks = append(l.toks, token{kind: 'r'})
 	}
 	return true
 }
@@ -483,7 +472,7 @@ func (l *plLexer) heredoc() bool {
 	}
 	l.pos = i
 	h.tok = len(l.toks)
-	l.toks = append(l.toks, plTok{kind: 's', val: unknownVal})
+	l.toks = append(l.toks, token{kind: 's', val: unknownVal})
 	l.pending = append(l.pending, h)
 	return true
 }
@@ -499,10 +488,10 @@ func (l *plLexer) variable() {
 		l.pos++
 		name := l.delimited('{')
 		if sigil == '&' {
-			l.toks = append(l.toks, plTok{kind: 'v', text: "&{}"})
+			l.toks = append(l.toks, token{kind: 'v', text: "&{}"})
 			return
 		}
-		l.toks = append(l.toks, plTok{kind: 'v', text: string(sigil) + strings.TrimSpace(name)})
+		l.toks = append(l.toks, token{kind: 'v', text: string(sigil) + strings.TrimSpace(name)})
 		return
 	case l.pos < len(l.src) && (isAlpha(l.src[l.pos]) || l.src[l.pos] == ':'):
 		for l.pos < len(l.src) && (isWordByte(l.src[l.pos]) || l.src[l.pos] == ':' && l.pos+1 < len(l.src) && l.src[l.pos+1] == ':') {
@@ -522,14 +511,14 @@ func (l *plLexer) variable() {
 	}
 	name := l.src[start:l.pos]
 	if sigil == '&' {
-		l.toks = append(l.toks, plTok{kind: 'w', text: name})
+		l.toks = append(l.toks, token{kind: 'w', text: name})
 		return
 	}
 	if sigil == '%' && name == "" {
-		l.toks = append(l.toks, plTok{kind: 'o', text: "%"})
+		l.toks = append(l.toks, token{kind: 'o', text: "%"})
 		return
 	}
-	l.toks = append(l.toks, plTok{kind: 'v', text: string(sigil) + name})
+	l.toks = append(l.toks, token{kind: 'v', text: string(sigil) + name})
 }
 
 // plSingle decodes a single-quoted string: only \\ and \' are escapes.
@@ -671,7 +660,7 @@ func readPerl(r *scriptRun, src string) error {
 
 type plReader struct {
 	r     *scriptRun
-	toks  []plTok
+	toks  []token
 	known map[string]sval
 }
 
@@ -722,12 +711,7 @@ func (p *plReader) bindScalars() {
 			}
 		}
 	}
-	p.known = map[string]sval{}
-	for name, n := range count {
-		if n == 1 && values[name].known {
-			p.known[name] = values[name]
-		}
-	}
+	p.known = onceKnown(count, values)
 }
 
 // stmtEnd returns the index that ends the expression starting at i: a
@@ -754,7 +738,7 @@ func (p *plReader) stmtEnd(i int) int {
 }
 
 // evalExpr computes strings joined with . ; anything else is a hole.
-func (p *plReader) evalExpr(ts []plTok) sval {
+func (p *plReader) evalExpr(ts []token) sval {
 	if len(ts) == 0 {
 		return unknownVal
 	}
@@ -804,7 +788,7 @@ func (p *plReader) evalExpr(ts []plTok) sval {
 }
 
 // closeGroup returns the index of the bracket closing the one at i.
-func (p *plReader) closeGroup(ts []plTok, i int) int {
+func (p *plReader) closeGroup(ts []token, i int) int {
 	depth := 0
 	for j := i; j < len(ts); j++ {
 		switch ts[j].text {
@@ -841,7 +825,7 @@ func (p *plReader) args(i int) (*scall, int) {
 	return c, end
 }
 
-func (p *plReader) split(c *scall, ts []plTok) {
+func (p *plReader) split(c *scall, ts []token) {
 	depth, start := 0, 0
 	flush := func(j int) {
 		part := ts[start:j]

@@ -179,9 +179,7 @@ var phpCallbacks = map[string]int{"array_map": 0, "array_walk": 1, "array_filter
 	"spl_autoload_register": 0, "ob_start": 0, "array_walk_recursive": 1, "preg_replace_callback": 1}
 
 type phpReader struct {
-	r     *scriptRun
-	src   []byte
-	binds map[string]*pyBinding
+	treeReader
 }
 
 func readPHP(r *scriptRun, src string) error {
@@ -189,37 +187,14 @@ func readPHP(r *scriptRun, src string) error {
 		// php -r code and eval'd code have no opening tag.
 		src = "<?php " + src
 	}
-	b := []byte(src)
-	root, hasErr, err := r.parse("php", b)
-	if err != nil {
-		r.add(Effect{Kind: "exec", API: "php"})
-		return err
-	}
-	p := &phpReader{r: r, src: b, binds: map[string]*pyBinding{}}
-	root.walk(p.bind)
-	root.walk(p.visit)
-	if hasErr {
-		return ErrSyntax
-	}
-	return nil
-}
-
-func (p *phpReader) text(n *tnode) string {
-	if n == nil {
-		return ""
-	}
-	return string(p.src[n.start:n.end])
+	p := &phpReader{treeReader: newTreeReader(r, []byte(src))}
+	return readTree(r, "php", p.src, p.bind, p.visit)
 }
 
 func (p *phpReader) dirty(n *tnode) {
 	n.walk(func(x *tnode) {
 		if x.typ == "variable_name" {
-			name := p.text(x)
-			if b, ok := p.binds[name]; ok {
-				b.dirty = true
-			} else {
-				p.binds[name] = &pyBinding{dirty: true}
-			}
+			p.unset(p.text(x))
 		}
 	})
 }
@@ -229,12 +204,7 @@ func (p *phpReader) bind(n *tnode) {
 	case "assignment_expression":
 		left := n.child("left")
 		if left != nil && left.typ == "variable_name" {
-			name := p.text(left)
-			if b, ok := p.binds[name]; ok {
-				b.dirty = true
-			} else {
-				p.binds[name] = &pyBinding{node: n.child("right")}
-			}
+			p.set(p.text(left), &binding{node: n.child("right")})
 		} else {
 			p.dirty(left)
 		}
@@ -265,15 +235,7 @@ func (p *phpReader) lookup(name string) sval {
 	if !ok || b.dirty {
 		return unknownVal
 	}
-	switch b.state {
-	case 1:
-		return unknownVal
-	case 0:
-		b.state = 1
-		b.val = p.eval(b.node)
-		b.state = 2
-	}
-	return b.val
+	return b.value(p.eval)
 }
 
 // eval computes an expression's value as far as literals allow.
@@ -316,7 +278,7 @@ func (p *phpReader) eval(n *tnode) sval {
 		c := p.args(api, n.child("arguments"))
 		switch api {
 		case "getenv":
-			return pyEnv(c.at(0))
+			return envValue(c.at(0))
 		case "implode", "join":
 			return joinVals(c.at(1), c.at(0))
 		case "escapeshellarg":

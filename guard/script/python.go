@@ -270,72 +270,28 @@ var pyBuiltins = map[string]bool{"open": true, "eval": true, "exec": true, "comp
 // pyTable is pyRules by API.
 var pyTable = sync.OnceValue(func() *apiTable { return scriptTable(pyRules()) })
 
-// pyBinding is what a name is bound to in the script.
-type pyBinding struct {
-	node  *tnode // the expression assigned, once
-	ref   string // a module or function imported under the name
-	dirty bool   // bound more than once, or in a way not computed
-	state int    // 0 not evaluated, 1 evaluating, 2 done
-	val   sval
-}
-
 type pyReader struct {
-	r     *scriptRun
-	src   []byte
-	binds map[string]*pyBinding
+	treeReader
 	stars []string
 }
 
 func readPython(r *scriptRun, src string) error {
-	b := []byte(src)
-	root, hasErr, err := r.parse("python", b)
-	if err != nil {
-		r.add(Effect{Kind: "exec", API: "python"})
-		return err
-	}
-	p := &pyReader{r: r, src: b, binds: map[string]*pyBinding{}}
-	root.walk(p.bind)
-	root.walk(p.visit)
-	if hasErr {
-		return ErrSyntax
-	}
-	return nil
-}
-
-func (p *pyReader) text(n *tnode) string {
-	if n == nil {
-		return ""
-	}
-	return string(p.src[n.start:n.end])
+	p := &pyReader{treeReader: newTreeReader(r, []byte(src))}
+	return readTree(r, "python", p.src, p.bind, p.visit)
 }
 
 func (p *pyReader) bindRef(name, ref string) {
-	if b, ok := p.binds[name]; ok {
-		if b.ref != ref {
-			b.dirty = true
-		}
-		return
-	}
-	p.binds[name] = &pyBinding{ref: ref}
+	p.set(name, &binding{ref: ref})
 }
 
 func (p *pyReader) bindExpr(name string, n *tnode) {
-	if b, ok := p.binds[name]; ok {
-		b.dirty = true
-		return
-	}
-	p.binds[name] = &pyBinding{node: n}
+	p.set(name, &binding{node: n})
 }
 
 func (p *pyReader) dirty(n *tnode) {
 	n.walk(func(x *tnode) {
 		if x.typ == "identifier" {
-			name := p.text(x)
-			if b, ok := p.binds[name]; ok {
-				b.dirty = true
-			} else {
-				p.binds[name] = &pyBinding{dirty: true}
-			}
+			p.unset(p.text(x))
 		}
 	})
 }
@@ -437,14 +393,8 @@ func (p *pyReader) lookup(name string) sval {
 		return unknownVal
 	case b.ref != "":
 		return sval{s: Hole, ref: pyCanon(b.ref)}
-	case b.state == 1:
-		return unknownVal
-	case b.state == 0:
-		b.state = 1
-		b.val = p.eval(b.node)
-		b.state = 2
 	}
-	return b.val
+	return b.value(p.eval)
 }
 
 // eval computes an expression's value as far as literals allow.
@@ -541,7 +491,7 @@ func (p *pyReader) subscript(n *tnode) sval {
 	key := p.eval(n.child("subscript"))
 	switch {
 	case obj.ref == "os.environ":
-		return pyEnv(key)
+		return envValue(key)
 	case obj.ref == "sys.modules":
 		if key.known && key.isStr() {
 			return sval{s: Hole, ref: pyCanon(key.s)}
@@ -573,16 +523,6 @@ func (p *pyReader) lookupGlobal(name string) sval {
 		return sval{s: Hole, ref: pyNamespace}
 	}
 	return p.lookup(name)
-}
-
-func pyEnv(key sval) sval {
-	if key.known && key.isStr() {
-		if key.s == "HOME" {
-			return lit("~")
-		}
-		return sval{s: "$" + key.s}
-	}
-	return unknownVal
 }
 
 // pyPathArg reads a path argument, which may be a path object.
@@ -629,7 +569,7 @@ func (p *pyReader) callValue(n *tnode) sval {
 	case "os.path.expanduser", "os.path.abspath", "os.path.realpath", "os.path.normpath", "str", "os.fspath", "bytes", "os.fsencode", "os.fsdecode":
 		return pyPathArg(c.at(0))
 	case "os.getenv", "os.environ.get":
-		return pyEnv(c.at(0))
+		return envValue(c.at(0))
 	case "os.path.expandvars":
 		return unknownVal
 	case "os.getcwd":

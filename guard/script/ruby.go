@@ -155,44 +155,19 @@ var rbTable = sync.OnceValue(func() *apiTable { return scriptTable(rbRules()) })
 const rbPathObj = "\x00pathname"
 
 type rbReader struct {
-	r     *scriptRun
-	src   []byte
-	binds map[string]*pyBinding
+	treeReader
 }
 
 func readRuby(r *scriptRun, src string) error {
-	b := []byte(src)
-	root, hasErr, err := r.parse("ruby", b)
-	if err != nil {
-		r.add(Effect{Kind: "exec", API: "ruby"})
-		return err
-	}
-	p := &rbReader{r: r, src: b, binds: map[string]*pyBinding{}}
-	root.walk(p.bind)
-	root.walk(p.visit)
-	if hasErr {
-		return ErrSyntax
-	}
-	return nil
-}
-
-func (p *rbReader) text(n *tnode) string {
-	if n == nil {
-		return ""
-	}
-	return string(p.src[n.start:n.end])
+	p := &rbReader{treeReader: newTreeReader(r, []byte(src))}
+	return readTree(r, "ruby", p.src, p.bind, p.visit)
 }
 
 func (p *rbReader) dirty(n *tnode) {
 	n.walk(func(x *tnode) {
 		switch x.typ {
 		case "identifier", "instance_variable", "global_variable", "class_variable":
-			name := p.text(x)
-			if b, ok := p.binds[name]; ok {
-				b.dirty = true
-			} else {
-				p.binds[name] = &pyBinding{dirty: true}
-			}
+			p.unset(p.text(x))
 		}
 	})
 }
@@ -206,12 +181,7 @@ func (p *rbReader) bind(n *tnode) {
 		}
 		switch left.typ {
 		case "identifier", "instance_variable", "global_variable", "class_variable", "constant":
-			name := p.text(left)
-			if b, ok := p.binds[name]; ok {
-				b.dirty = true
-			} else {
-				p.binds[name] = &pyBinding{node: right}
-			}
+			p.set(p.text(left), &binding{node: right})
 		default:
 			p.dirty(left)
 		}
@@ -231,15 +201,7 @@ func (p *rbReader) lookup(name string) sval {
 	if !ok || b.dirty {
 		return unknownVal
 	}
-	switch b.state {
-	case 1:
-		return unknownVal
-	case 0:
-		b.state = 1
-		b.val = p.eval(b.node)
-		b.state = 2
-	}
-	return b.val
+	return b.value(p.eval)
 }
 
 // eval computes an expression's value as far as literals allow.
@@ -298,7 +260,7 @@ func (p *rbReader) eval(n *tnode) sval {
 		obj := p.eval(n.child("object"))
 		ks := n.namedKids()
 		if obj.ref == "ENV" && len(ks) == 2 {
-			return pyEnv(p.eval(ks[1]))
+			return envValue(p.eval(ks[1]))
 		}
 	case "binary":
 		if p.text(n.child("operator")) == "+" {
@@ -332,7 +294,7 @@ func (p *rbReader) callValue(n *tnode) sval {
 	case "Dir.pwd", "Dir.getwd":
 		return lit(".")
 	case "ENV.fetch":
-		return pyEnv(c.at(0))
+		return envValue(c.at(0))
 	case "Pathname.new", "Pathname":
 		v := c.at(0)
 		return sval{s: v.s, known: v.known && v.isStr(), ref: rbPathObj}
