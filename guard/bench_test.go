@@ -3,8 +3,11 @@ package guard
 import (
 	"context"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/gitsentinel/sentinel/guard/internal/guardtest"
 	"github.com/gitsentinel/sentinel/guard/pathguard"
 	"github.com/gitsentinel/sentinel/guard/policy"
 	"github.com/gitsentinel/sentinel/guard/verdict"
@@ -30,6 +33,29 @@ func BenchmarkRun(b *testing.B) {
 		})
 		if d.Verdict != verdict.Allow {
 			b.Fatal(d.Reason())
+		}
+	}
+}
+
+// BenchmarkManyRules loads a project configuration of 5,000 rules and
+// decides a command against them: the whole must fit the guard's 250 ms
+// deadline with room to spare (docs/benchmarks.md).
+func BenchmarkManyRules(b *testing.B) {
+	root := b.TempDir()
+	os.MkdirAll(filepath.Join(root, ".sentinel"), 0o755)
+	var cfg strings.Builder
+	cfg.WriteString("[guard]\n")
+	for i := 0; i < 5000; i++ {
+		cfg.WriteString("[[guard.rules]]\ntool = \"bash\"\npattern = \"tool-" + strings.Repeat("x", i%7) + "-*\"\nverdict = \"deny\"\n")
+	}
+	os.WriteFile(filepath.Join(root, ".sentinel", "config.toml"), []byte(cfg.String()), 0o644)
+	for b.Loop() {
+		p, err := policy.LoadPolicy("", root)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if d := EvaluateCommand("ls -la && go test ./...", guardtest.CorpusEnv(), p); d.Verdict != verdict.Allow {
+			b.Fatal(d.Verdict)
 		}
 	}
 }

@@ -224,8 +224,10 @@ func TestManyRules(t *testing.T) {
 	if d.Verdict != verdict.Allow {
 		t.Errorf("%s", d.Verdict)
 	}
-	if took := time.Since(start); took > Deadline {
-		t.Errorf("5,000 rules took %v, past the deadline %v", took, Deadline)
+	// The bound is BenchmarkManyRules's; this margin only catches a
+	// blow-up, such as a rule scan gone quadratic, on any machine's load.
+	if took := time.Since(start); took > 20*Deadline {
+		t.Errorf("5,000 rules took %v, past twenty times the deadline %v", took, Deadline)
 	}
 }
 

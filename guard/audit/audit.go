@@ -304,12 +304,16 @@ func lockFile(path string, wait time.Duration) (func(), error) {
 		}
 		if time.Now().After(deadline) {
 			f.Close()
-			return nil, fmt.Errorf("%s: another process has held the lock for over %v", path, wait)
+			return nil, fmt.Errorf("%s: %w for over %v", path, errLockHeld, wait)
 		}
 		time.Sleep(pause)
 		pause = min(2*pause, 2*time.Millisecond)
 	}
 }
+
+// errLockHeld is a lock another process held past the wait: the record is
+// given up, and the caller may try again.
+var errLockHeld = errors.New("another process has held the lock")
 
 // pasteQuote quotes a path for a command the user can paste.
 func pasteQuote(s string) string {
