@@ -91,6 +91,28 @@ func after(e *pathguard.Env, c *shell.Command) *pathguard.Env {
 }
 
 func evaluateOne(c *shell.Command, e *pathguard.Env, p *policy.Policy, d *Decision) {
+	evaluateBuiltin(c, e, p, d)
+	tighten(d, p, "bash", c.Normalized(), c.Text)
+}
+
+// tighten adds the project's strictest rule on subject, after the built-in
+// rules, the path guard and the user's rules have decided: the verdict is
+// the strictest of its findings, so a project rule can only make it
+// stricter.
+func tighten(d *Decision, p *policy.Policy, tool, subject, command string) {
+	if v, rule, ok := p.Tighten(tool, subject); ok && v != verdict.Allow {
+		d.Add(configFinding(v, rule, command))
+	}
+}
+
+// configFinding is a configured rule's verdict on a command or path.
+func configFinding(v verdict.Verdict, rule, command string) verdict.Finding {
+	return verdict.Finding{RuleID: "config", Verdict: v, Command: command, Reason: verdict.Reason("config", "the configured rule "+rule+" says "+v.String(), "")}
+}
+
+// evaluateBuiltin is the built-in rules, the user's rules and the path
+// guard on one command.
+func evaluateBuiltin(c *shell.Command, e *pathguard.Env, p *policy.Policy, d *Decision) {
 	if args := c.Args(); len(args) == 1 && (args[0] == "--help" || args[0] == "--version" || args[0] == "-h") && !c.Computed && len(c.Writes) == 0 {
 		return // it prints and runs nothing
 	}
@@ -109,7 +131,7 @@ func evaluateOne(c *shell.Command, e *pathguard.Env, p *policy.Policy, d *Decisi
 	}
 	if v, rule, ok := p.Match("bash", c.Normalized()); ok {
 		if v != verdict.Allow {
-			d.Add(verdict.Finding{RuleID: "config", Verdict: v, Command: c.Text, Reason: verdict.Reason("config", "the configured rule "+rule+" says "+v.String(), "")})
+			d.Add(configFinding(v, rule, c.Text))
 		}
 		return
 	}
@@ -151,6 +173,12 @@ func evaluateOne(c *shell.Command, e *pathguard.Env, p *policy.Policy, d *Decisi
 
 // EvaluateWrite decides on a file tool's write to a path.
 func EvaluateWrite(tool, path string, e *pathguard.Env, p *policy.Policy) *Decision {
+	d := evaluateWrite(tool, path, e, p)
+	tighten(d, p, tool, e.Resolve(path), tool+" "+path)
+	return d
+}
+
+func evaluateWrite(tool, path string, e *pathguard.Env, p *policy.Policy) *Decision {
 	d := &Decision{}
 	pf := e.CheckPath(path)
 	if pf != nil && pf.Critical {
@@ -160,7 +188,7 @@ func EvaluateWrite(tool, path string, e *pathguard.Env, p *policy.Policy) *Decis
 	}
 	if v, rule, ok := p.Match(tool, e.Resolve(path)); ok {
 		if v != verdict.Allow {
-			d.Add(verdict.Finding{RuleID: "config", Verdict: v, Command: tool + " " + path, Reason: verdict.Reason("config", "the configured rule "+rule+" says "+v.String(), "")})
+			d.Add(configFinding(v, rule, tool+" "+path))
 		}
 		return d
 	}
@@ -174,10 +202,16 @@ func EvaluateWrite(tool, path string, e *pathguard.Env, p *policy.Policy) *Decis
 // EvaluateRead decides on a file tool's read or search of a path: the
 // contents of a secret stay out of the agent's transcript.
 func EvaluateRead(tool, path string, e *pathguard.Env, p *policy.Policy) *Decision {
+	d := evaluateRead(tool, path, e, p)
+	tighten(d, p, "read", e.Resolve(path), tool+" "+path)
+	return d
+}
+
+func evaluateRead(tool, path string, e *pathguard.Env, p *policy.Policy) *Decision {
 	d := &Decision{}
 	if v, rule, ok := p.Match("read", e.Resolve(path)); ok {
 		if v != verdict.Allow {
-			d.Add(verdict.Finding{RuleID: "config", Verdict: v, Command: tool + " " + path, Reason: verdict.Reason("config", "the configured rule "+rule+" says "+v.String(), "")})
+			d.Add(configFinding(v, rule, tool+" "+path))
 		}
 		return d
 	}

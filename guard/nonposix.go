@@ -51,9 +51,10 @@ func EvaluateNonPOSIX(shell, src string, e *pathguard.Env, p *policy.Policy) *De
 	}
 	d := &Decision{}
 	line := strings.TrimSpace(src)
+	defer tighten(d, p, "bash", line, line)
 	if v, rule, ok := p.Match("bash", line); ok {
 		if v != verdict.Allow {
-			d.Add(verdict.Finding{RuleID: "config", Verdict: v, Command: line, Reason: verdict.Reason("config", "the configured rule "+rule+" says "+v.String(), "")})
+			d.Add(configFinding(v, rule, line))
 		}
 		return d
 	}

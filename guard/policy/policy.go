@@ -22,10 +22,13 @@ import (
 	"github.com/gobwas/glob"
 )
 
-// Policy is the configured rules: the project's deny and ask rules first
-// (a project may only tighten the guard), then the user's own.
+// Policy is the configured rules: the user's own, which decide in place of
+// the built-in HIGH and MEDIUM rules, and the project's deny and ask rules,
+// which can only make a verdict stricter (a repository is untrusted input).
 type Policy struct {
-	rules []policyRule
+	// user are the user's rules, first match wins; project are the
+	// project's, the strictest match wins.
+	user, project []policyRule
 	// Level is the higher of the user's and the project's.
 	Level verdict.Level
 	// Secrets are the configured globs of more secret paths, the user's
@@ -171,6 +174,10 @@ func readConfig(path, root string) (*config.Config, error) {
 }
 
 func (p *Policy) addRules(rules []config.GuardRule, source string, mayAllow bool) error {
+	into := &p.project
+	if mayAllow {
+		into = &p.user
+	}
 	for i, r := range rules {
 		v := map[string]verdict.Verdict{"allow": verdict.Allow, "ask": verdict.Ask, "deny": verdict.Deny}[r.Verdict]
 		if v == verdict.Allow && !mayAllow {
@@ -180,25 +187,44 @@ func (p *Policy) addRules(rules []config.GuardRule, source string, mayAllow bool
 		if err != nil {
 			return fmt.Errorf("%s guard rule %d: pattern %q: %w", source, i+1, r.Pattern, err)
 		}
-		p.rules = append(p.rules, policyRule{tool: r.Tool, pattern: g, verdict: v, source: fmt.Sprintf("%s #%d %q", source, i+1, r.Pattern)})
+		*into = append(*into, policyRule{tool: r.Tool, pattern: g, verdict: v, source: fmt.Sprintf("%s #%d %q", source, i+1, r.Pattern)})
 	}
 	return nil
 }
 
-// Match returns the verdict of the first rule that matches, if any.
+// Match returns the verdict of the user's first rule that matches, if any:
+// the user's configuration is authoritative, and decides in place of the
+// built-in HIGH and MEDIUM rules.
 func (p *Policy) Match(tool, subject string) (verdict.Verdict, string, bool) {
 	if p == nil {
 		return verdict.Allow, "", false
 	}
-	for _, r := range p.rules {
-		if r.tool != "*" && r.tool != tool {
-			continue
-		}
-		if r.pattern.Match(subject) {
+	for _, r := range p.user {
+		if r.matches(tool, subject) {
 			return r.verdict, r.source, true
 		}
 	}
 	return verdict.Allow, "", false
+}
+
+// Tighten returns the strictest of the project's rules that match, if any.
+// It is applied after everything else has decided, and only ever adds a
+// refusal: a project's ask where the built-in rules deny stays a deny.
+func (p *Policy) Tighten(tool, subject string) (verdict.Verdict, string, bool) {
+	if p == nil {
+		return verdict.Allow, "", false
+	}
+	best, source, ok := verdict.Allow, "", false
+	for _, r := range p.project {
+		if r.matches(tool, subject) && (!ok || r.verdict > best) {
+			best, source, ok = r.verdict, r.source, true
+		}
+	}
+	return best, source, ok
+}
+
+func (r policyRule) matches(tool, subject string) bool {
+	return (r.tool == "*" || r.tool == tool) && r.pattern.Match(subject)
 }
 
 // LogMode is what the trail records under p: LogRefusals when p is nil (a
