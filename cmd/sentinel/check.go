@@ -83,7 +83,7 @@ func runCheck(c *cli.Context, e *env, o checkOptions) error {
 			Updated bool `json:"updated"`
 		}{res.OK(), res, raised})
 	case "sarif":
-		err = sarif.Write(e.stdout, sarif.FromCheck(res, version))
+		err = sarif.Write(e.stdout, res.SARIF(version))
 	default:
 		w := e.stdout
 		if !res.OK() {

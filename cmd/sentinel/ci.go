@@ -57,7 +57,7 @@ func runCI(c *cli.Context, e *env, o ciOptions) error {
 	case "github":
 		err = r.WriteGitHub(e.stdout)
 	case "sarif":
-		err = sarif.Write(e.stdout, sarif.FromCI(r, version))
+		err = sarif.Write(e.stdout, r.SARIF(version))
 	default:
 		w := e.stdout
 		if !r.OK() {

@@ -1,7 +1,5 @@
 package sarif
 
-import "github.com/gitsentinel/sentinel/trailers"
-
 // The rules' ids: one per kind of finding.
 const (
 	// RuleBelowPeak: a count (tests or assertions of a row) is below its
@@ -27,11 +25,12 @@ const (
 	// RuleAgentFooter are the attribution policy's own rules: a commit
 	// that shows an agent's hand without Assisted-by, an agent's
 	// Signed-off-by, an agent credited as a person (Co-authored-by…), an
-	// agent's footer line.
-	RuleMissingAssisted = trailers.RuleMissingAssisted
-	RuleAgentSignoff    = trailers.RuleAgentSignoff
-	RuleAgentIdentity   = trailers.RuleAgentIdentity
-	RuleAgentFooter     = trailers.RuleAgentFooter
+	// agent's footer line. Their ids are the policy's (trailers.Rule…),
+	// which a result of an attribution finding names.
+	RuleMissingAssisted = "missing-assisted-by"
+	RuleAgentSignoff    = "agent-signoff"
+	RuleAgentIdentity   = "agent-identity"
+	RuleAgentFooter     = "agent-footer"
 )
 
 // acceptFix is what a person does about a loss that was meant.

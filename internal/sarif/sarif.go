@@ -13,6 +13,9 @@
 // its rule and what identifies the finding (the test, the commit), so that
 // code scanning tells two findings on one line apart and follows one
 // finding from run to run.
+//
+// The package knows the format and the rules, not the reports: coverage
+// (CheckResult.SARIF) and ci (Report.SARIF) build their logs with Results.
 package sarif
 
 import (
