@@ -14,6 +14,9 @@
 //     imports nothing of the module.
 //   - gitrepo (git) and config (.sentinel/config.toml) are the repository
 //     and the project's configuration.
+//   - coverage/runners decides which files are test files the way each
+//     project's runner does; it reads a snapshot through a small Tree
+//     interface and imports only languages and the leaves.
 //   - trailers (the attribution policy) and coverage (the counts and the
 //     ratchet) build on them.
 //   - guard, ci, timeline and githooks put those together for one job

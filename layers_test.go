@@ -48,6 +48,13 @@ var layerRules = []layerRule{
 		Allowed:   []string{"internal/..."},
 		Tests:     true,
 	},
+	{
+		Why:       "coverage/runners reads a snapshot through its Tree only: it imports languages and the leaves, nothing else of the module",
+		Packages:  "coverage/runners/...",
+		Forbidden: []string{"..."},
+		Allowed:   []string{"internal/...", "languages", "coverage/runners/..."},
+		Tests:     true,
+	},
 }
 
 // goPackage is what go list says of a package, and the imports of each of

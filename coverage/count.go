@@ -336,7 +336,7 @@ func countSnapshot(ctx context.Context, s *snapshot, o Options) (*Counts, error)
 		if !underPaths(e.path, o.Paths) || excludes.match(e.path) {
 			continue
 		}
-		l := sel.language(e.path)
+		l := sel.Language(e.path)
 		full := false
 		if py.owns(e.path) {
 			l, full = py.language(ctx, i)

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gitsentinel/sentinel/coverage/runners"
 	"github.com/gitsentinel/sentinel/gitrepo"
 	"github.com/gitsentinel/sentinel/languages"
 )
@@ -111,7 +112,7 @@ func lossesIn(ctx context.Context, info *gitrepo.Info, o Options, ref string, ch
 			}
 			// Only test files can hold tests: most changes cost nothing more.
 			if (mode == "100644" || mode == "100755") && strings.Trim(blob, "0") != "" &&
-				(languages.ForPath(ch.Path) != nil || jsCandidate(ch.Path) || path.Ext(ch.Path) == ".py") && !excluded(ch.Path, excludes) {
+				(languages.ForPath(ch.Path) != nil || runners.JSCandidate(ch.Path) || path.Ext(ch.Path) == ".py") && !excluded(ch.Path, excludes) {
 				es = append(es, entry{path: ch.Path, blob: blob, mode: mode})
 			}
 		}

@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gitsentinel/sentinel/coverage/runners"
 	"github.com/gitsentinel/sentinel/gitrepo"
 	"github.com/gitsentinel/sentinel/internal/atomicfile"
 )
@@ -77,7 +78,7 @@ type snapshot struct {
 	partialRev string
 	// sel, when set, is the runners' file selection of the whole tree,
 	// for a snapshot that lists only some of its files.
-	sel *selection
+	sel *runners.Selection
 	// context, when set, lists the whole tree that entries are a part
 	// of: Python's configuration and base classes are read there.
 	context func(context.Context) ([]entry, error)

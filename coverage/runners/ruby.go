@@ -1,4 +1,4 @@
-package coverage
+package runners
 
 import (
 	"context"
@@ -116,7 +116,7 @@ func newRubySelection(ctx context.Context, pf *projectFiles) runnerSelection {
 func buildRubyProject(ctx context.Context, pf *projectFiles, dir string, rakeFiles []string) *rubyProject {
 	prj := &rubyProject{dir: dir}
 	at := func(name string) string { return path.Join(dir, name) }
-	has := func(name string) bool { return pf.configs[at(name)] != nil }
+	has := func(name string) bool { return pf.has(at(name)) }
 
 	// RSpec: `rspec` run at the root reads .rspec, then .rspec-local, a
 	// later file's options overriding an earlier one's.
@@ -147,7 +147,7 @@ func buildRubyProject(ctx context.Context, pf *projectFiles, dir string, rakeFil
 		}
 		break
 	}
-	if pf.configs[at("config/application.rb")] != nil {
+	if pf.has(at("config/application.rb")) {
 		prj.runners = append(prj.runners, &rubyRunner{
 			name:    "rails",
 			include: compileRubyGlobs([]string{railsTestGlob}),

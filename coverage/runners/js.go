@@ -1,4 +1,4 @@
-package coverage
+package runners
 
 import (
 	"context"
@@ -97,22 +97,22 @@ var (
 // newJSSelection reads the package.json files of the snapshot and their
 // runners' static configs, from the snapshot itself: the work tree's files,
 // or the blobs of the index or of the revision being counted.
-func newJSSelection(ctx context.Context, s *snapshot) *jsSelection {
+func newJSSelection(ctx context.Context, t Tree) *jsSelection {
 	sel := &jsSelection{pkgs: map[string]*jsPackage{}}
-	byPath := map[string]*entry{}
-	var manifests []*entry
-	for i := range s.entries {
-		e := &s.entries[i]
-		if inNodeModules(e.path) || (e.mode != "" && e.mode != "100644" && e.mode != "100755") {
+	byPath := map[string]int{}
+	var manifests []string
+	for i := range t.Len() {
+		p, regular := t.File(i)
+		if inNodeModules(p) || !regular {
 			continue
 		}
-		switch path.Base(e.path) {
+		switch path.Base(p) {
 		case "package.json":
-			manifests = append(manifests, e)
-			byPath[e.path] = e
+			manifests = append(manifests, p)
+			byPath[p] = i
 		case ".mocharc.json", ".mocharc.yml", ".mocharc.yaml", ".mocharc.js", ".mocharc.cjs", "jest.config.json",
 			"vitest.config.ts", "vitest.config.js", "vitest.config.mjs", "vitest.config.mts":
-			byPath[e.path] = e
+			byPath[p] = i
 		}
 	}
 	if len(manifests) == 0 {
@@ -124,8 +124,9 @@ func newJSSelection(ctx context.Context, s *snapshot) *jsSelection {
 	isDir := func(p string) bool {
 		if dirs == nil {
 			dirs = map[string]bool{}
-			for _, e := range s.entries {
-				for d := path.Dir(e.path); d != "." && !dirs[d]; d = path.Dir(d) {
+			for i := range t.Len() {
+				f, _ := t.File(i)
+				for d := path.Dir(f); d != "." && !dirs[d]; d = path.Dir(d) {
 					dirs[d] = true
 				}
 			}
@@ -133,23 +134,23 @@ func newJSSelection(ctx context.Context, s *snapshot) *jsSelection {
 		return dirs[p]
 	}
 	read := func(p string) []byte {
-		e := byPath[p]
-		if e == nil {
+		i, ok := byPath[p]
+		if !ok {
 			return nil
 		}
-		b, err := s.read(ctx, e)
+		b, err := t.Read(ctx, i)
 		if err != nil || len(b) > maxConfigSize {
 			return nil
 		}
 		return b
 	}
 	for _, m := range manifests {
-		dir := path.Dir(m.path)
+		dir := path.Dir(m)
 		if dir == "." {
 			dir = ""
 		}
 		var pj packageJSON
-		if json.Unmarshal(read(m.path), &pj) != nil {
+		if json.Unmarshal(read(m), &pj) != nil {
 			continue
 		}
 		sel.pkgs[dir] = buildJSPackage(dir, &pj, func(name string) []byte { return read(path.Join(dir, name)) },
@@ -655,9 +656,9 @@ func (pkg *jsPackage) runs(p string) bool {
 	return false
 }
 
-// jsCandidate reports a JavaScript or TypeScript file that a runner may
+// JSCandidate reports a JavaScript or TypeScript file that a runner may
 // run although its name does not say test.
-func jsCandidate(p string) bool {
+func JSCandidate(p string) bool {
 	_, ok := languages.JavaScript.Grammars[path.Ext(p)]
 	return ok && !inNodeModules(p)
 }

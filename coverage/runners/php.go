@@ -1,4 +1,4 @@
-package coverage
+package runners
 
 import (
 	"context"
@@ -99,7 +99,7 @@ func newPHPSelection(ctx context.Context, pf *projectFiles) runnerSelection {
 		// leaves the directory to the globs.
 		for _, name := range phpunitConfigs {
 			cp := path.Join(dir, name)
-			if pf.configs[cp] == nil {
+			if !pf.has(cp) {
 				continue
 			}
 			if c, err := parsePHPUnit(dir, pf.read(ctx, cp)); err == nil {
