@@ -7,26 +7,30 @@ import (
 	"github.com/gitsentinel/sentinel/gitrepo"
 )
 
-// snapshotTree is a snapshot as the runners' selection reads it.
-type snapshotTree struct{ s *snapshot }
+// snapshotTree is entries of a snapshot (its own, or the whole tree they
+// are a part of) as the runners read them.
+type snapshotTree struct {
+	s       *snapshot
+	entries []entry
+}
 
-// Len is the number of the snapshot's entries.
-func (t snapshotTree) Len() int { return len(t.s.entries) }
+// Len is the number of entries.
+func (t snapshotTree) Len() int { return len(t.entries) }
 
 // File is the i-th entry's path, and whether its mode is a regular file's.
 func (t snapshotTree) File(i int) (string, bool) {
-	e := &t.s.entries[i]
+	e := &t.entries[i]
 	return e.path, e.mode == "" || e.mode == "100644" || e.mode == "100755"
 }
 
 // Read reads the i-th entry.
 func (t snapshotTree) Read(ctx context.Context, i int) ([]byte, error) {
-	return t.s.read(ctx, &t.s.entries[i])
+	return t.s.read(ctx, &t.entries[i])
 }
 
 // newSelection reads the snapshot's package.json files and runner configs.
 func newSelection(ctx context.Context, s *snapshot) *runners.Selection {
-	return runners.New(ctx, snapshotTree{s})
+	return runners.New(ctx, snapshotTree{s, s.entries})
 }
 
 // selectionAt returns the selection of the revision's whole tree for a

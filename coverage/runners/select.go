@@ -2,8 +2,10 @@
 // way each project's own test runner does: a JavaScript package's runner
 // and its config, a Maven or Gradle module's test sources, an RSpec or Rake
 // project's pattern, a phpunit.xml's test suites, a Swift package's test
-// targets, a .NET test project. A file under no project whose runner
-// sentinel knows is left to its language's own name globs.
+// targets, a .NET test project (Selection), and the Python files pytest
+// collects under each project's configuration and conftest.py files
+// (Pytest). A file under no project whose runner sentinel knows is left to
+// its language's own name globs.
 //
 // The package reads the snapshot through Tree only, so it knows nothing of
 // how coverage lists, reads or caches files.
