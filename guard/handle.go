@@ -2,6 +2,7 @@ package guard
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"time"
 
@@ -17,11 +18,12 @@ import (
 type Event struct {
 	Request
 	// Engine decides an event whose code this binary cannot read, for want
-	// of a grammar (the front): it hands the raw event to the engine binary
-	// and returns its answer, which the engine has audited. An error means
-	// the engine could not answer; the front's own denial then stands. Nil
-	// in the engine itself.
-	Engine func(raw []byte) (hosts.Answer, error)
+	// of a grammar (the front): it hands the raw event to the engine binary,
+	// within EngineTimeout, and returns its answer, which the engine has
+	// audited, with the verdict the engine reports apart from the answer.
+	// An error, or an answer without an explicit verdict that fits it,
+	// leaves the front's own denial. Nil in the engine itself.
+	Engine func(raw []byte) (EngineReply, error)
 	// AuditPath is the audit trail; "" when neither XDG_STATE_HOME nor HOME
 	// names a directory.
 	AuditPath string
@@ -29,6 +31,33 @@ type Event struct {
 	Cwd string
 	// Now is the time of the record; nil is time.Now.
 	Now func() time.Time
+}
+
+// EngineTimeout bounds the engine binary's whole run for an event the
+// front hands it: its own decision is bound by Deadline, and this leaves
+// room for its start, well inside the hosts' hook timeout (5 s).
+const EngineTimeout = 2 * time.Second
+
+// EngineReply is the engine's answer to a handed-on event: the host's bytes,
+// and the verdict the engine reports on a channel of its own ("deny").
+type EngineReply struct {
+	hosts.Answer
+	Verdict string
+}
+
+// trusted reports an engine reply the front may pass on: an explicit
+// verdict, and an answer that refuses when the verdict does. An empty,
+// exit-0 answer is an allow on most hosts, so it passes only with the
+// engine's explicit allow or warning.
+func (r EngineReply) trusted() error {
+	v, ok := verdict.ParseVerdict(r.Verdict)
+	switch {
+	case !ok:
+		return errors.New("the engine answered without a verdict; run `make install` in sentinel's source to install both binaries from one build")
+	case v >= verdict.Ask && len(r.Stdout) == 0 && r.Stderr == "" && r.Exit == 0:
+		return errors.New("the engine's verdict was " + v.String() + " but its answer lets the call run")
+	}
+	return nil
 }
 
 // Reply is what the host is answered. Its Stderr holds, around the
@@ -58,7 +87,10 @@ func Handle(ctx context.Context, ev Event) Reply {
 	if d.NeedsEngine && ev.Engine != nil {
 		a, err := ev.Engine([]byte(d.Raw))
 		if err == nil {
-			return Reply{Answer: a}
+			err = a.trusted()
+		}
+		if err == nil {
+			return Reply{Answer: a.Answer}
 		}
 		notes = append(notes, "sentinel: "+quote.Text(err.Error())+"\n")
 	}

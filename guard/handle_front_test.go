@@ -24,19 +24,28 @@ func TestHandleFrontHandsCodeToEngine(t *testing.T) {
 	event := handleEvent(`python3 -c "import shutil; shutil.rmtree('/etc')"`)
 	for _, tc := range []struct {
 		name   string
-		engine func([]byte) (hosts.Answer, error)
+		engine func([]byte) (EngineReply, error)
 		want   string // the stdout
 		denied bool
 		stderr string
 	}{
-		{"engine answers", func(raw []byte) (hosts.Answer, error) {
+		{"engine answers", func(raw []byte) (EngineReply, error) {
 			if string(raw) != event {
-				return hosts.Answer{}, errors.New("the engine got another event")
+				return EngineReply{}, errors.New("the engine got another event")
 			}
-			return hosts.Answer{Stdout: []byte("the engine's answer\n"), Exit: 2}, nil
+			return EngineReply{Answer: hosts.Answer{Stdout: []byte("the engine's answer\n"), Exit: 2}, Verdict: "deny"}, nil
 		}, "the engine's answer\n", false, ""},
-		{"engine missing", func([]byte) (hosts.Answer, error) {
-			return hosts.Answer{}, errors.New("sentinel-engine is not installed")
+		{"engine answers without a verdict", func([]byte) (EngineReply, error) {
+			return EngineReply{Answer: hosts.Answer{Stdout: []byte("the engine's answer\n"), Exit: 2}}, nil
+		}, "", true, "without a verdict"},
+		{"engine's empty answer under a refusal", func([]byte) (EngineReply, error) {
+			return EngineReply{Verdict: "deny"}, nil
+		}, "", true, "lets the call run"},
+		{"engine's empty answer with no verdict", func([]byte) (EngineReply, error) {
+			return EngineReply{}, nil
+		}, "", true, "without a verdict"},
+		{"engine missing", func([]byte) (EngineReply, error) {
+			return EngineReply{}, errors.New("sentinel-engine is not installed")
 		}, "", true, "sentinel-engine is not installed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -20,6 +20,11 @@ const engineName = "sentinel-engine"
 // starts, which refuses to run for another build's front.
 const frontVersionEnv = "SENTINEL_FRONT_VERSION"
 
+// engineVerdictEnv tells an engine the front started for a guard event that
+// descriptor 3 is where it reports its verdict, apart from the host's bytes:
+// the front passes on only an answer with an explicit verdict.
+const engineVerdictEnv = "SENTINEL_ENGINE_VERDICT_FD"
+
 // selfBinary returns the sentinel that hooks and agents' settings should
 // run, links resolved: this binary, or, for an engine with a front binary
 // named sentinel beside it, that front, which starts several times faster.

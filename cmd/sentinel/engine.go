@@ -4,8 +4,9 @@ package main
 
 import (
 	"fmt"
+	"os"
 
-	"github.com/gitsentinel/sentinel/guard/hosts"
+	"github.com/gitsentinel/sentinel/guard"
 )
 
 // checkFront refuses to run for a front binary of another build: the two
@@ -19,6 +20,20 @@ func checkFront(getenv func(string) string) error {
 
 // delegateEvent is nil in the engine, which reads every language the guard
 // reads: no event needs handing on.
-func delegateEvent(*env) func(input []byte) (hosts.Answer, error) {
+func delegateEvent(*env) func(input []byte) (guard.EngineReply, error) {
 	return nil
+}
+
+// reportVerdict writes the decision's verdict on descriptor 3 when the
+// front started this engine for the event and asked for it there.
+func reportVerdict(e *env, r guard.Reply) {
+	if r.Decision == nil || e.getenv(frontVersionEnv) == "" || e.getenv(engineVerdictEnv) != "3" {
+		return
+	}
+	f := os.NewFile(3, "verdict")
+	if f == nil {
+		return
+	}
+	fmt.Fprintln(f, r.Decision.Verdict)
+	f.Close()
 }

@@ -13,7 +13,9 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 
+	"github.com/gitsentinel/sentinel/guard"
 	"github.com/gitsentinel/sentinel/guard/hosts"
 )
 
@@ -122,30 +124,64 @@ func execEngine(args []string) error {
 }
 
 // delegateEvent hands a guard event the front could not read whole to the
-// engine, and answers with what the engine answers, held until the engine
-// has exited: an engine killed half way must not leave half an answer. An
-// error means the engine could not answer: the front's own answer, a
-// denial, then stands.
-func delegateEvent(e *env) func(input []byte) (hosts.Answer, error) {
-	return func(input []byte) (hosts.Answer, error) {
+// engine, within guard.EngineTimeout, and answers with what the engine
+// answers, held until the engine has exited: an engine killed half way must
+// not leave half an answer. The engine reports its verdict on descriptor 3,
+// apart from the host's bytes, and guard.Handle passes the answer on only
+// with that verdict. An error means the engine could not answer: the
+// front's own answer, a denial, then stands.
+func delegateEvent(e *env) func(input []byte) (guard.EngineReply, error) {
+	return func(input []byte) (guard.EngineReply, error) {
 		p, err := enginePath(e.args)
 		if err != nil {
-			return hosts.Answer{}, err
+			return guard.EngineReply{}, err
 		}
-		var out bytes.Buffer
-		cmd := exec.Command(p, e.args[1:]...)
+		vr, vw, err := os.Pipe()
+		if err != nil {
+			return guard.EngineReply{}, err
+		}
+		defer vr.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), guard.EngineTimeout)
+		defer cancel()
+		var out, errOut bytes.Buffer
+		cmd := exec.CommandContext(ctx, p, e.args[1:]...)
 		cmd.Stdin = bytes.NewReader(input)
-		cmd.Stdout, cmd.Stderr = &out, e.stderr
-		cmd.Env = engineEnv()
+		cmd.Stdout, cmd.Stderr = &out, &errOut
+		cmd.ExtraFiles = []*os.File{vw}
+		cmd.Env = append(engineEnv(), engineVerdictEnv+"=3")
 		cmd.Dir = e.dir
-		err = cmd.Run()
+		cmd.WaitDelay = 100 * time.Millisecond
+		err = cmd.Start()
+		vw.Close()
+		if err != nil {
+			return guard.EngineReply{}, fmt.Errorf("run %s: %w", engineName, err)
+		}
+		verdict := make(chan string, 1)
+		go func() {
+			b, _ := io.ReadAll(io.LimitReader(vr, 64))
+			verdict <- strings.TrimSpace(string(b))
+		}()
+		err = cmd.Wait()
+		if ctx.Err() != nil {
+			return guard.EngineReply{}, fmt.Errorf("%s gave no answer within %v", engineName, guard.EngineTimeout)
+		}
+		reply := guard.EngineReply{Answer: hosts.Answer{Stdout: out.Bytes(), Stderr: errOut.String()}}
 		var ee *exec.ExitError
 		switch {
 		case err == nil:
-			return hosts.Answer{Stdout: out.Bytes()}, nil
 		case errors.As(err, &ee) && ee.Exited():
-			return hosts.Answer{Stdout: out.Bytes(), Exit: ee.ExitCode()}, nil
+			reply.Exit = ee.ExitCode()
+		default:
+			return guard.EngineReply{}, fmt.Errorf("run %s: %w", engineName, err)
 		}
-		return hosts.Answer{}, fmt.Errorf("run %s: %w", engineName, err)
+		select {
+		case reply.Verdict = <-verdict:
+		case <-ctx.Done():
+		}
+		return reply, nil
 	}
 }
+
+// reportVerdict has nothing to do in the front, which answers the host
+// itself.
+func reportVerdict(*env, guard.Reply) {}

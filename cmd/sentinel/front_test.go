@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gitsentinel/sentinel/internal/gittest"
 )
@@ -169,5 +170,25 @@ func TestFrontAndEngine(t *testing.T) {
 	}
 	if _, errs, code := runIn(t, repo, nil, nil, lone, "status"); code != exitError || !strings.Contains(errs, "make install") {
 		t.Errorf("status without the engine: exit %d\n%s", code, errs)
+	}
+
+	// An engine that answers nothing, or nothing in time, is not an
+	// allow: the front passes on only an answer that comes with the
+	// engine's explicit verdict, within its deadline.
+	for _, tc := range []struct{ name, script, why string }{
+		{"silent", "cat >/dev/null; exit 0", "without a verdict"},
+		{"stalled", "sleep 30", "no answer within"},
+	} {
+		if err := os.WriteFile(filepath.Join(alone, engineName), []byte("#!/bin/sh\n"+tc.script+"\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		out, errs, _ := runIn(t, repo, inline, nil, lone, "guard")
+		if !strings.Contains(out, `"deny"`) || !strings.Contains(errs, tc.why) {
+			t.Errorf("guard with a %s engine: stdout %s, stderr %s", tc.name, out, errs)
+		}
+		if took := time.Since(start); took > 20*time.Second {
+			t.Errorf("guard with a %s engine took %v", tc.name, took)
+		}
 	}
 }

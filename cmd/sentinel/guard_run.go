@@ -31,6 +31,7 @@ func runGuard(ctx context.Context, e *env, o guardOptions) error {
 		AuditPath: pathguard.LogPath(e.getenv),
 		Cwd:       e.dir,
 	})
+	reportVerdict(e, r)
 	if _, err := e.stdout.Write(r.Stdout); err != nil {
 		return err
 	}

@@ -41,6 +41,16 @@ func OneLine(s string) string {
 	return s
 }
 
+// ParseVerdict reads a verdict as String spells it.
+func ParseVerdict(s string) (Verdict, bool) {
+	for v := Allow; v <= Deny; v++ {
+		if v.String() == s {
+			return v, true
+		}
+	}
+	return Allow, false
+}
+
 // Severity orders the rules: a CRITICAL rule is always denied, a HIGH one
 // is denied unless the user's own configuration allows the pattern, a
 // MEDIUM one is allowed with a warning (asked, where the host can ask).
