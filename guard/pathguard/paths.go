@@ -82,6 +82,14 @@ func NewEnv(cwd string, getenv func(string) string) *Env {
 		e.Self = self
 	}
 	e.Path = filepath.SplitList(getenv("PATH"))
+	for _, name := range shell.LocatingVars {
+		if v := getenv(name); v != "" {
+			if e.Vars == nil {
+				e.Vars = map[string]string{}
+			}
+			e.Vars[name] = v
+		}
+	}
 	if d := getenv("SENTINEL_CACHE_DIR"); d != "" {
 		e.CacheDirs = append(e.CacheDirs, e.Resolve(d))
 	}

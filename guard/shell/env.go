@@ -20,7 +20,16 @@ type Env struct {
 	Temp []string
 	// Path is the directories of $PATH, where `command -v` looks.
 	Path []string
+	// Vars are the values the guard's own environment gives the variables
+	// that locate files (XDG_CONFIG_HOME, XDG_STATE_HOME…): the agent's
+	// shell most likely has the same, and a path through them must meet the
+	// protection of the file it names.
+	Vars map[string]string
 }
+
+// LocatingVars are the variables Vars holds when the environment sets them.
+var LocatingVars = []string{"XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR",
+	"SENTINEL_CACHE_DIR", "USER", "LOGNAME"}
 
 // Resolve makes a path absolute the way the shell would see it: ~ and $HOME
 // expanded, relative to Cwd, cleaned, and symlinks resolved on the part of

@@ -171,7 +171,7 @@ func (s *scope) renderWord(w *syntax.Word) (string, bool, bool) {
 }
 
 // param is the value of a plain $a or ${a} assigned a literal earlier,
-// $PWD and $HOME, or, for ${a:-word} of a variable the guard does not
+// $PWD, $HOME and the guard's own locating variables (Env.Vars), or, for ${a:-word} of a variable the guard does not
 // know, the word: the guard reads the value that can do harm.
 func (s *scope) param(p *syntax.ParamExp) (string, bool) {
 	if p.Param == nil || p.Excl || p.Length || p.Index != nil || p.Slice != nil || p.Repl != nil || p.Names != 0 {
@@ -186,6 +186,8 @@ func (s *scope) param(p *syntax.ParamExp) (string, bool) {
 			v, ok = s.env.Home, s.env.Home != ""
 		case "TMPDIR":
 			v, ok = s.env.tmpDir(), true
+		default:
+			v, ok = s.env.Vars[p.Param.Value]
 		}
 	}
 	if p.Exp == nil {
