@@ -68,9 +68,30 @@ func (e *ExitError) Error() string {
 	return msg
 }
 
+// pinned are settings every git that sentinel runs is given on its command
+// line, above any configuration file: a repository is untrusted input, and
+// its .git/config must not make sentinel run a program. Each names one:
+// the file-system monitor that git status and the diff plumbing start, the
+// ssh command, credential helpers, the pager and the editors. (sentinel
+// runs only the diff plumbing, which uses no external diff or textconv.)
+var pinned = []string{
+	"-c", "core.fsmonitor=false",
+	"-c", "core.sshCommand=ssh",
+	"-c", "credential.helper=",
+	"-c", "core.askPass=",
+	"-c", "core.pager=cat",
+	"-c", "core.editor=false",
+	"-c", "sequence.editor=false",
+}
+
+// gitArgv is argv behind the pinned settings.
+func gitArgv(argv []string) []string {
+	return append(append(make([]string, 0, len(pinned)+len(argv)), pinned...), argv...)
+}
+
 // Run runs git and returns its standard output.
 func (Exec) Run(ctx context.Context, dir string, stdin []byte, argv ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "git", argv...)
+	cmd := exec.CommandContext(ctx, "git", gitArgv(argv)...)
 	cmd.Dir = dir
 	ownGroup(cmd)
 	if stdin != nil {
@@ -101,7 +122,7 @@ type Git struct {
 // command builds an exec.Cmd for git in the directory, for the callers
 // that stream its input and output.
 func (g *Git) command(ctx context.Context, argv []string, extra ...string) *exec.Cmd {
-	cmd := exec.CommandContext(ctx, "git", append(append([]string(nil), argv...), extra...)...)
+	cmd := exec.CommandContext(ctx, "git", gitArgv(append(append([]string(nil), argv...), extra...))...)
 	cmd.Dir = g.Dir
 	ownGroup(cmd)
 	return cmd
