@@ -48,8 +48,8 @@ type InstallOptions struct {
 	Hooks []string
 	// Force installs even where another hook manager owns the hooks.
 	Force bool
-	// Bin is the absolute path of the sentinel binary, the scripts' last
-	// resort when neither $SENTINEL_BIN nor PATH has one.
+	// Bin is the absolute path of the sentinel binary, which the scripts
+	// run first; $SENTINEL_BIN and PATH stand in only when it is gone.
 	Bin string
 	// FailOpen lets a hook pass when it cannot find sentinel.
 	FailOpen bool

@@ -76,7 +76,7 @@ func TestScriptChainsAndFindsBinary(t *testing.T) {
 	dir := t.TempDir()
 	log := filepath.Join(dir, "log")
 	fake := filepath.Join(dir, "fake-sentinel")
-	writeExec(t, fake, "#!/bin/sh\necho \"sentinel $*\" >> "+log+"\ncat >> "+log+"\n")
+	writeExec(t, fake, "#!/bin/sh\n[ \"$1\" = --version ] && { echo 'sentinel version test (github.com/gitsentinel/sentinel)'; exit 0; }\necho \"sentinel $*\" >> "+log+"\ncat >> "+log+"\n")
 	script, err := render("pre-push", "/nonexistent/sentinel", false)
 	if err != nil {
 		t.Fatal(err)
@@ -205,6 +205,74 @@ func TestInstallRespectsManagers(t *testing.T) {
 			}
 			if _, err := Install(context.Background(), InstallOptions{Dir: dir, Bin: "/x", Force: true}); err != nil {
 				t.Fatalf("--force: %v", err)
+			}
+		})
+	}
+}
+
+// TestScriptRunsTheCapturedSentinel: a PATH or SENTINEL_BIN an agent puts
+// in front of `git commit` cannot replace the sentinel captured at install
+// with a stub that exits 0; once the captured one is gone, only an absolute
+// path whose --version names sentinel's module stands in, and a hook that
+// finds none fails.
+func TestScriptRunsTheCapturedSentinel(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "log")
+	real := filepath.Join(dir, "real", "sentinel")
+	os.MkdirAll(filepath.Dir(real), 0o755)
+	writeExec(t, real, "#!/bin/sh\n[ \"$1\" = --version ] && { echo 'sentinel version test (github.com/gitsentinel/sentinel)'; exit 0; }\necho \"real $*\" >> "+log+"\n")
+	stubDir := filepath.Join(dir, "stub")
+	os.MkdirAll(stubDir, 0o755)
+	stub := filepath.Join(stubDir, "sentinel")
+	writeExec(t, stub, "#!/bin/sh\necho \"stub $*\" >> "+log+"\nexit 0\n")
+	spoof := filepath.Join(dir, "spoof", "sentinel")
+	os.MkdirAll(filepath.Dir(spoof), 0o755)
+	writeExec(t, spoof, "#!/bin/sh\n[ \"$1\" = --version ] && { echo 'sentinel version test (github.com/gitsentinel/sentinel)'; exit 0; }\necho \"spoof $*\" >> "+log+"\n")
+	hookWith := func(bin string) string {
+		script, err := render("commit-msg", bin, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hook := filepath.Join(t.TempDir(), "commit-msg")
+		writeExec(t, hook, string(script))
+		return hook
+	}
+	for _, tc := range []struct {
+		name      string
+		installed string
+		env       []string
+		want      string // the first word of the log, "" for none
+		code      int
+	}{
+		{"captured, with a stub on PATH", real, []string{"PATH=" + stubDir + ":/usr/bin:/bin"}, "real", 0},
+		{"captured, with a stub in SENTINEL_BIN", real, []string{"SENTINEL_BIN=" + stub}, "real", 0},
+		{"gone, a stub on PATH", "/nonexistent/sentinel", []string{"PATH=" + stubDir + ":/usr/bin:/bin"}, "", 1},
+		{"gone, a stub in SENTINEL_BIN", "/nonexistent/sentinel", []string{"SENTINEL_BIN=" + stub}, "", 1},
+		{"gone, a relative PATH entry", "/nonexistent/sentinel", []string{"PATH=spoof:/usr/bin:/bin"}, "", 1},
+		{"gone, a build of sentinel in SENTINEL_BIN", "/nonexistent/sentinel", []string{"SENTINEL_BIN=" + spoof}, "spoof", 0},
+		{"gone, a build of sentinel on PATH", "/nonexistent/sentinel", []string{"PATH=" + filepath.Dir(spoof) + ":/usr/bin:/bin"}, "spoof", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			os.Remove(log)
+			cmd := exec.Command("/bin/sh", hookWith(tc.installed), "msg")
+			cmd.Dir = dir
+			cmd.Env = append([]string{"PATH=/usr/bin:/bin", "TMPDIR=" + t.TempDir()}, tc.env...)
+			out, err := cmd.CombinedOutput()
+			code := 0
+			if ee, ok := err.(*exec.ExitError); ok {
+				code = ee.ExitCode()
+			}
+			got, _ := os.ReadFile(log)
+			// Asking a candidate its --version is not running it.
+			var ran []string
+			for _, l := range strings.Split(strings.TrimSpace(string(got)), "\n") {
+				if l != "" && !strings.HasSuffix(l, " --version") {
+					ran = append(ran, l)
+				}
+			}
+			first, _, _ := strings.Cut(strings.Join(ran, "\n"), " ")
+			if code != tc.code || first != tc.want {
+				t.Errorf("exit %d, ran %q (%s); want exit %d, %q", code, got, out, tc.code, tc.want)
 			}
 		})
 	}

@@ -22,6 +22,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 	if err != nil {
 		return err
 	}
+	cli.VersionPrinter = func(c *cli.Context) { io.WriteString(c.App.Writer, versionLine()) }
 	app := &cli.App{
 		Name: "sentinel",
 		// The name in help and errors is the command people type, also

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 )
@@ -19,6 +20,16 @@ const engineName = "sentinel-engine"
 // frontVersionEnv carries the front binary's version to the engine it
 // starts, which refuses to run for another build's front.
 const frontVersionEnv = "SENTINEL_FRONT_VERSION"
+
+// modulePath is the module sentinel is built from. `--version` names it,
+// and a hook that cannot find the sentinel it captured at install runs only
+// a sentinel whose `--version` does.
+const modulePath = "github.com/gitsentinel/sentinel"
+
+// versionLine is what `--version` prints.
+func versionLine() string {
+	return fmt.Sprintf("sentinel version %s (%s)\n", version, modulePath)
+}
 
 // engineVerdictEnv tells an engine the front started for a guard event that
 // descriptor 3 is where it reports its verdict, apart from the host's bytes:

@@ -26,7 +26,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 	rest := args[1:]
 	switch {
 	case len(rest) == 1 && (rest[0] == "--version" || rest[0] == "-v"):
-		_, err := fmt.Fprintf(stdout, "sentinel version %s\n", version)
+		_, err := io.WriteString(stdout, versionLine())
 		return err
 	case len(rest) >= 2 && rest[0] == "hook" && (rest[1] == "commit-msg" || rest[1] == "prepare-commit-msg") && !wantsHelp(rest[2:]):
 		e, err := newEnv(args, stdin, stdout, stderr, getenv)

@@ -74,7 +74,7 @@ func TestFrontAndEngine(t *testing.T) {
 	bin := buildPair(t)
 	front := filepath.Join(bin, "sentinel")
 
-	if out, _, code := runIn(t, repo, nil, nil, front, "--version"); code != 0 || out != "sentinel version test-1\n" {
+	if out, _, code := runIn(t, repo, nil, nil, front, "--version"); code != 0 || out != "sentinel version test-1 (github.com/gitsentinel/sentinel)\n" {
 		t.Errorf("--version: %q, exit %d", out, code)
 	}
 	// Help comes from the engine, which knows every command.
