@@ -24,10 +24,22 @@ const attributesLine = coverage.BaselinePath + " merge=sentinel -text"
 // replaces in place.
 var oldAttributesLines = []string{coverage.BaselinePath + " merge=sentinel"}
 
-// mergeDriver is the local git configuration of the baseline merge driver.
-var mergeDriver = [][2]string{
-	{"merge.sentinel.name", "sentinel baseline merge (peaks: the maximum; acceptances: the union)"},
-	{"merge.sentinel.driver", "sentinel merge-baseline %O %A %B"},
+// mergeDriver is the local git configuration of the baseline merge driver
+// for the sentinel binary at bin. git runs the driver through the shell, so
+// it names the binary by its absolute path, quoted: a bare "sentinel" would
+// run whatever a PATH entry (node_modules/.bin, an agent's directory) holds.
+func mergeDriver(bin string) ([][2]string, error) {
+	command := "sentinel"
+	if bin != "" {
+		if strings.ContainsAny(bin, "'\n") {
+			return nil, fmt.Errorf("the sentinel binary's path %q cannot be quoted in the merge driver; move it, then run `sentinel init` again", bin)
+		}
+		command = "'" + bin + "'"
+	}
+	return [][2]string{
+		{"merge.sentinel.name", "sentinel baseline merge (peaks: the maximum; acceptances: the union)"},
+		{"merge.sentinel.driver", command + " merge-baseline %O %A %B"},
+	}, nil
 }
 
 // InitOptions says how to set a repository up.
@@ -133,7 +145,11 @@ func Init(ctx context.Context, o InitOptions) (*InitResult, error) {
 	} else {
 		res.Done = append(res.Done, ".gitattributes already maps "+coverage.BaselinePath+" to the sentinel merge driver")
 	}
-	for _, kv := range mergeDriver {
+	driver, err := mergeDriver(o.Install.Bin)
+	if err != nil {
+		return nil, err
+	}
+	for _, kv := range driver {
 		if v, ok, err := gitrepo.LocalConfig(ctx, dir, kv[0]); err != nil {
 			return nil, err
 		} else if ok && v == kv[1] {
