@@ -212,6 +212,11 @@ func Install(ctx context.Context, o InstallOptions) ([]Action, error) {
 			return nil, me
 		}
 	}
+	if !o.Force {
+		if err := hooksDirStaysInside(ctx, o.Dir, h.Dir); err != nil {
+			return nil, err
+		}
+	}
 	if err := os.MkdirAll(h.Dir, 0o755); err != nil {
 		return nil, fmt.Errorf("create the hooks directory: %w", err)
 	}
@@ -440,4 +445,49 @@ func Status(ctx context.Context, dir string) ([]HookStatus, error) {
 		out = append(out, st)
 	}
 	return out, nil
+}
+
+// hooksDirStaysInside refuses a hooks directory inside the work tree that
+// resolves, through a link, to somewhere outside it and outside the git
+// dir: a committed symlink (husky's .husky/_ made into a link) would have
+// install write its scripts, and move a foreign pre-commit, wherever the
+// link points. A hooks directory configured outside the repository is the
+// user's own choice and stays.
+func hooksDirStaysInside(ctx context.Context, dir, hooks string) error {
+	root, err := gitrepo.FindRoot(ctx, dir)
+	if err != nil {
+		return nil // no work tree to escape
+	}
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return nil
+	}
+	if !within(filepath.Clean(hooks), root) && !within(filepath.Clean(hooks), realRoot) {
+		return nil
+	}
+	real := resolveExisting(hooks)
+	if within(real, realRoot) {
+		return nil
+	}
+	return fmt.Errorf("the hooks directory %s is a link out of the repository, to %s; sentinel writes hooks only inside it: remove the link, or run `sentinel install --force` to write there", hooks, real)
+}
+
+// resolveExisting resolves the links of the longest part of p that exists.
+func resolveExisting(p string) string {
+	existing, rest := filepath.Clean(p), ""
+	for {
+		if r, err := filepath.EvalSymlinks(existing); err == nil {
+			return filepath.Join(r, rest)
+		}
+		parent := filepath.Dir(existing)
+		if parent == existing {
+			return p
+		}
+		rest = filepath.Join(filepath.Base(existing), rest)
+		existing = parent
+	}
+}
+
+func within(p, dir string) bool {
+	return p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, string(filepath.Separator))+string(filepath.Separator))
 }

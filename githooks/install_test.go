@@ -277,3 +277,41 @@ func TestScriptRunsTheCapturedSentinel(t *testing.T) {
 		})
 	}
 }
+
+// TestInstallRefusesAHooksLinkOutOfTheRepository: a committed link at the
+// hooks directory (core.hooksPath into the work tree, as husky sets it) that points
+// out of the repository is refused, and nothing is written where it
+// points; --force installs there.
+func TestInstallRefusesAHooksLinkOutOfTheRepository(t *testing.T) {
+	dir := repo(t)
+	outside := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "tools"), 0o755)
+	if err := os.Symlink(outside, filepath.Join(dir, "tools", "hooks")); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("git", "-C", dir, "config", "core.hooksPath", "tools/hooks").CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	_, err := Install(context.Background(), InstallOptions{Dir: dir, Hooks: []string{"commit-msg"}, Bin: "/x", Force: false})
+	if err == nil || !strings.Contains(err.Error(), "a link out of the repository") || !strings.Contains(err.Error(), "--force") {
+		t.Fatalf("install through the link: %v", err)
+	}
+	if entries, _ := os.ReadDir(outside); len(entries) != 0 {
+		t.Errorf("install wrote %d files out of the repository", len(entries))
+	}
+	if _, err := Install(context.Background(), InstallOptions{Dir: dir, Hooks: []string{"commit-msg"}, Bin: "/x", Force: true}); err != nil {
+		t.Fatalf("install --force: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(outside, "commit-msg")); err != nil {
+		t.Errorf("install --force did not write where the link points: %v", err)
+	}
+	// A hooks directory inside the repository, or configured outside it
+	// by the user, installs as before.
+	other := repo(t)
+	if out, err := exec.Command("git", "-C", other, "config", "core.hooksPath", t.TempDir()).CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if _, err := Install(context.Background(), InstallOptions{Dir: other, Hooks: []string{"commit-msg"}, Bin: "/x"}); err != nil {
+		t.Errorf("an absolute core.hooksPath of the user's: %v", err)
+	}
+}
