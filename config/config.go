@@ -207,12 +207,26 @@ func (c *Config) validate(name string, data []byte) error {
 	default:
 		return bad("agent_coauthor", fmt.Sprintf("%q is not one of refuse, rewrite", t.AgentCoauthor))
 	}
+	// A trailer value is written into every commit and printed on the
+	// terminal: a control character there (an escape sequence, OSC 52 that
+	// writes the clipboard) is refused, not carried.
 	if strings.TrimSpace(t.Format) == "" || strings.ContainsAny(t.Format, "\r\n") {
 		return bad("format", "must be one non-empty line")
+	}
+	if hasControl(t.Format) {
+		return bad("format", "holds a control character; write it in plain text")
 	}
 	for _, tool := range t.Tools {
 		if strings.ContainsAny(tool, "\r\n") {
 			return bad("tools", "a tool name must be one line")
+		}
+		if hasControl(tool) {
+			return bad("tools", "a tool name holds a control character; write it in plain text")
+		}
+	}
+	for agent, model := range t.Models {
+		if hasControl(agent) || hasControl(model) {
+			return bad("models", "a model holds a control character; write it in plain text")
 		}
 	}
 	for _, e := range c.Coverage.Exclude {
@@ -308,4 +322,9 @@ func keyPosition(data []byte, table, key string) (int, int) {
 		}
 	}
 	return 1, 1
+}
+
+// hasControl reports a control character (C0, DEL or C1) in s.
+func hasControl(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 }) >= 0
 }

@@ -51,6 +51,9 @@ func TestParseErrors(t *testing.T) {
 		{"signers in .git", "[ratchet]\nsigners = \".git/allowed_signers\"\n", `c.toml:2:1: ratchet.signers: ".git/allowed_signers" is inside .git`},
 		{"signers backslash", "[ratchet]\nsigners = \"keys\\\\signers\"\n", `c.toml:2:1: ratchet.signers: "keys\\signers": write the path with forward slashes`},
 		{"empty exclude", "[coverage]\nexclude = [\"vendor/**\", \"\"]\n", "c.toml:2:1: coverage.exclude: a pattern must be one non-empty line"},
+		{"escape in format", "[trailers]\nformat = \"{agent}\\u001b]52;c;ZXZpbA==\\u0007\"\n", "c.toml:2:1: trailers.format: holds a control character"},
+		{"escape in a tool", "[trailers]\ntools = [\"sparse\\u001b[2J\"]\n", "c.toml:2:1: trailers.tools: a tool name holds a control character"},
+		{"C1 in a model", "[trailers.models]\nclaude = \"opus\\u009b2J\"\n", "c.toml:"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse("c.toml", []byte(tc.data))

@@ -185,7 +185,7 @@ func runDoctor(c *cli.Context, e *env) error {
 		for _, f := range fixes {
 			if !seen[f] {
 				seen[f] = true
-				b.WriteString("  " + f + "\n")
+				b.WriteString("  " + quote.Text(f) + "\n")
 			}
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/gitsentinel/sentinel/githooks/msghook"
+	"github.com/gitsentinel/sentinel/internal/quote"
 )
 
 // hookOptions are the arguments git passes to a hook.
@@ -32,7 +33,7 @@ func messageHook(ctx context.Context, e *env, o hookOptions) (handled bool, err 
 			return true, &policyError{"commit message refused"}
 		}
 		for _, ed := range res.Edits {
-			fmt.Fprintf(e.stderr, "sentinel: %s\n", ed)
+			fmt.Fprintf(e.stderr, "sentinel: %s\n", quote.Text(ed))
 		}
 		return true, nil
 	case "prepare-commit-msg":
