@@ -66,7 +66,7 @@ type flowDialect struct {
 	// ifs are if statements and expressions, ternaries and Ruby's
 	// modifiers; negated ones (Ruby's unless) run their body when the
 	// condition is false. whiles run their body while the condition holds.
-	ifs, negated, whiles, guards map[string]bool
+	ifs, negated, whiles map[string]bool
 	// blocks hold statements run in order.
 	blocks map[string]bool
 	// jumps leave the block: the keyword they start with says how
@@ -391,9 +391,4 @@ func flowLastNamed(n *sitter.Node) *sitter.Node {
 		}
 	}
 	return nil
-}
-
-// flowWithin reports that n lies inside outer.
-func flowWithin(n, outer *sitter.Node) bool {
-	return n != nil && outer != nil && outer.StartByte() <= n.StartByte() && n.EndByte() <= outer.EndByte()
 }

@@ -230,18 +230,3 @@ func cppIdent(s string) bool {
 	}
 	return s != ""
 }
-
-// cppPlainSkip reports GTEST_SKIP() as a statement of the test body itself,
-// not inside a condition.
-func cppPlainSkip(f *File, body *sitter.Node) bool {
-	for i := 0; i < int(body.NamedChildCount()); i++ {
-		st := body.NamedChild(i)
-		if st.Type() != "expression_statement" {
-			continue
-		}
-		if strings.HasPrefix(strings.TrimSpace(f.Text(st)), "GTEST_SKIP(") {
-			return true
-		}
-	}
-	return false
-}

@@ -236,12 +236,3 @@ func kotlinAnnotations(f *File, fn *sitter.Node) map[string]*sitter.Node {
 	}
 	return out
 }
-
-func kotlinCallArgs(f *File, call *sitter.Node) string {
-	for i := 0; i < int(call.NamedChildCount()); i++ {
-		if s := call.NamedChild(i); s.Type() == "call_suffix" {
-			return f.Text(s)
-		}
-	}
-	return ""
-}

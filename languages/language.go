@@ -259,15 +259,6 @@ type compiledQueries struct {
 	captures map[string][]string
 }
 
-// compile builds the language's queries for the grammar of an extension.
-func (l *Language) compile(ext string) (*compiledQueries, error) {
-	grammar, ok := l.Grammars[ext]
-	if !ok {
-		return nil, fmt.Errorf("%s: no grammar for %q", l.Name, ext)
-	}
-	return l.compileFor(grammar())
-}
-
 // compileFor compiles the language's queries for a grammar.
 func (l *Language) compileFor(lang *sitter.Language) (*compiledQueries, error) {
 	cq := &compiledQueries{lang: lang, queries: map[string]*sitter.Query{}, predicates: map[string]bool{}, captures: map[string][]string{}}
