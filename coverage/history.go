@@ -26,17 +26,6 @@ type HistoryIssue struct {
 	Reason string `json:"reason"`
 }
 
-// CheckHistory checks the baseline commit by commit: no peak may be lower
-// than in the commit's parent, unless the same commit adds an acceptance
-// that lowers that figure. For a merge, the reference is what the merge
-// driver computes from the parents and their merge base. Comparing only the
-// two ends of a range would miss a branch that raised a peak and then
-// lowered it by hand, or a hand edit committed with --no-verify.
-func CheckHistory(ctx context.Context, root string, commits []gitrepo.Commit) ([]HistoryIssue, error) {
-	issues, _, err := ReviewHistory(ctx, root, commits)
-	return issues, err
-}
-
 // BaselineChange is a commit that does to the baseline what only a person
 // may do: add an acceptance, or lower a peak (with an acceptance or
 // without).
@@ -51,10 +40,16 @@ type BaselineChange struct {
 	Lowered []Lowering
 }
 
-// ReviewHistory is CheckHistory that also returns, for each commit that
-// adds an acceptance or lowers a peak, what it changed: whether a person
-// made such a commit is for the caller to judge. A commit with no baseline
-// before it (the one that sets the ratchet up) changes nothing.
+// ReviewHistory checks the baseline commit by commit: no peak may be lower
+// than in the commit's parent, unless the same commit adds an acceptance
+// that lowers that figure. For a merge, the reference is what the merge
+// driver computes from the parents and their merge base. Comparing only the
+// two ends of a range would miss a branch that raised a peak and then
+// lowered it by hand, or a hand edit committed with --no-verify. It also
+// returns, for each commit that adds an acceptance or lowers a peak, what
+// it changed: whether a person made such a commit is for the caller to
+// judge. A commit with no baseline before it (the one that sets the
+// ratchet up) changes nothing.
 func ReviewHistory(ctx context.Context, root string, commits []gitrepo.Commit) ([]HistoryIssue, []BaselineChange, error) {
 	var specs []string
 	for _, c := range commits {
