@@ -93,11 +93,6 @@ type PreCommitResult struct {
 	Uncountable []coverage.SkippedFile
 }
 
-// OK reports whether the commit may go ahead.
-func (r *PreCommitResult) OK() bool {
-	return !r.Deleted && len(r.Lowered) == 0 && len(r.Temps) == 0 && (r.Check == nil || r.Check.OK())
-}
-
 // PreCommit checks the index that is being committed (GIT_INDEX_FILE
 // honoured) against the baseline it holds, and that baseline against
 // HEAD's, by the rule sentinel ci applies to every commit: a peak falls
