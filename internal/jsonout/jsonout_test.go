@@ -55,7 +55,7 @@ func TestWriteShape(t *testing.T) {
 // written as null, and that the value written is left as it was.
 func TestWriteFillsNils(t *testing.T) {
 	r := report{Drops: []inner{{}}, Nested: &inner{}, Any: &inner{}, ByKey: map[string]inner{"go": {}},
-		Embed: map[string][]bool{"x": nil}}
+		Embed: map[string][]bool{"x": nil}, private: []string{"not encoded"}}
 	data, err := Marshal(r)
 	if err != nil {
 		t.Fatal(err)
