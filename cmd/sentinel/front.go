@@ -71,9 +71,6 @@ func guardArgs(args []string) (guardOptions, bool) {
 	return o, o.agent != "" && known
 }
 
-// checkFront has nothing to check in the front binary.
-func checkFront(func(string) string) error { return nil }
-
 // enginePath finds the engine beside this binary: beside the file it runs
 // from, links resolved, or beside the path it was started by. It is never
 // taken from the environment, which an agent sets: an engine of its own
