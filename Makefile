@@ -20,7 +20,7 @@ GRAMMARS_NOTE = @if [ -n "$$($(GO) list -trimpath -tags '$(TAGS)' -deps \
 	-f '{{if and .CgoFiles .Stale (not .Standard)}}x{{end}}' ./cmd/sentinel 2>/dev/null || echo x)" ]; then \
 	echo "compiling the tree-sitter grammars: a few minutes the first time"; fi
 
-.PHONY: FORCE build install test vet fmt fmt-check bench fuzz self chaos
+.PHONY: FORCE build install test lint tidy-check vet vet-front staticcheck deadcode fmt fmt-check bench fuzz self chaos
 
 # Two binaries, installed side by side: sentinel, the front, links no C and
 # runs the hooks that must start fast (commit-msg, the agents' guard); it hands
@@ -46,11 +46,55 @@ FORCE:
 # The accuracy checks build and run real projects with their own runners
 # (pytest, javac and JUnit, g++ and GoogleTest): the coverage package alone can
 # pass go test's default ten minutes on a busy 2-core machine.
-test: vet fmt-check
+test: lint fmt-check
 	$(GO) test -timeout 45m ./...
 
+# The hygiene gate, at zero findings: go.mod and go.sum tidy, go vet over
+# both binaries' builds, staticcheck and deadcode. The linters are pinned
+# and go install builds them from the Go module proxy into bin/tools, one
+# directory per version, so a bump takes effect on the next run.
+STATICCHECK_VERSION := v0.8.2
+DEADCODE_VERSION    := v0.48.0
+TOOLS       := $(CURDIR)/bin/tools
+STATICCHECK := $(TOOLS)/staticcheck-$(STATICCHECK_VERSION)/staticcheck
+DEADCODE    := $(TOOLS)/deadcode-$(DEADCODE_VERSION)/deadcode
+FRONT_TAGS  := $(TAGS) sentinel_front
+comma := ,
+empty :=
+space := $(empty) $(empty)
+
+# -k: every check runs and reports, and lint fails if any of them did.
+lint:
+	@$(MAKE) --no-print-directory -k tidy-check vet vet-front staticcheck deadcode
+
+tidy-check:
+	@$(GO) mod tidy -diff || { echo "go.mod or go.sum is not tidy (the diff above): run go mod tidy"; exit 1; }
+
 vet:
-	$(GO) vet ./...
+	@$(GO) vet ./... || { echo "go vet: fix the findings above"; exit 1; }
+
+# The front's own build of every package and its tests: a file only the
+# engine compiles needs //go:build !sentinel_front, one only the front
+# compiles //go:build sentinel_front.
+vet-front:
+	@$(GO) vet -tags '$(FRONT_TAGS)' ./... || \
+		{ echo "go vet -tags '$(FRONT_TAGS)' (the front's build): fix the findings above"; exit 1; }
+
+# Both builds in one run: code that only one binary uses is unused only
+# when the other build does not use it either.
+staticcheck: $(STATICCHECK)
+	@printf 'engine: -tags=%s\nfront: -tags=%s\n' '$(subst $(space),$(comma),$(TAGS))' '$(subst $(space),$(comma),$(FRONT_TAGS))' | \
+		$(STATICCHECK) -matrix ./... || \
+		{ echo "staticcheck: fix the findings above (staticcheck -explain CHECK tells what a check means)"; exit 1; }
+
+deadcode: $(DEADCODE)
+	@GO='$(GO)' scripts/lint-deadcode $(DEADCODE) '$(TAGS)' '$(FRONT_TAGS)'
+
+$(STATICCHECK):
+	GOBIN=$(@D) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+
+$(DEADCODE):
+	GOBIN=$(@D) $(GO) install golang.org/x/tools/cmd/deadcode@$(DEADCODE_VERSION)
 
 fmt:
 	gofmt -w $(GOFILES)
