@@ -49,12 +49,19 @@ func cppProjectCopy(t *testing.T, name string, moves map[string]string) string {
 // cppCompile compiles sources to objects in parallel and links them.
 func cppCompile(t *testing.T, gxx, bin string, flags, sources, libs []string) {
 	t.Helper()
+	cppLink(t, gxx, bin, cppObjects(t, gxx, bin, flags, sources), libs)
+}
+
+// cppObjects compiles sources in parallel to objects named prefix.NAME.o,
+// and returns them in the order of sources.
+func cppObjects(t *testing.T, gxx, prefix string, flags, sources []string) []string {
+	t.Helper()
 	var wg sync.WaitGroup
 	objs := make([]string, len(sources))
 	errs := make([]string, len(sources))
 	sem := make(chan struct{}, 4)
 	for i, s := range sources {
-		objs[i] = bin + "." + filepath.Base(s) + ".o"
+		objs[i] = prefix + "." + filepath.Base(s) + ".o"
 		wg.Add(1)
 		go func(i int, s string) {
 			defer wg.Done()
@@ -72,6 +79,12 @@ func cppCompile(t *testing.T, gxx, bin string, flags, sources, libs []string) {
 			t.Skipf("%s does not compile here (is the framework installed?):\n%s", sources[i], e)
 		}
 	}
+	return objs
+}
+
+// cppLink links objects into bin.
+func cppLink(t *testing.T, gxx, bin string, objs, libs []string) {
+	t.Helper()
 	args := append(append(append([]string{"-o", bin}, objs...), libs...), "-pthread")
 	if out, err := exec.Command(gxx, args...).CombinedOutput(); err != nil {
 		t.Skipf("%s does not link here: %v\n%s", bin, err, out)
@@ -131,8 +144,14 @@ func TestCPPMatchesGoogleTestSamples(t *testing.T) {
 	dir := cppProjectCopy(t, "googletest-samples", map[string]string{"samples/sample1_unittest.cc": "samples/sample1_checks.cc"})
 	samples := filepath.Join(dir, "samples")
 	tests, _ := filepath.Glob(filepath.Join(samples, "sample*_*.cc"))
+	// The code the samples test is compiled once, and every test file at
+	// once; each binary links its test with that code.
+	code := []string{filepath.Join(samples, "sample1.cc"), filepath.Join(samples, "sample2.cc"), filepath.Join(samples, "sample4.cc")}
+	build := t.TempDir()
+	objs := cppObjects(t, gxx, filepath.Join(build, "obj"), []string{"-std=c++17", "-I", samples}, append(code, tests...))
+	codeObjs := objs[:len(code)]
 	var want []string
-	for _, test := range tests {
+	for i, test := range tests {
 		src, err := os.ReadFile(test)
 		if err != nil {
 			t.Fatal(err)
@@ -141,12 +160,8 @@ func TestCPPMatchesGoogleTestSamples(t *testing.T) {
 		if !bytes.Contains(src, []byte("int main(")) {
 			libs = append([]string{"-lgtest_main"}, libs...)
 		}
-		bin := filepath.Join(t.TempDir(), strings.TrimSuffix(filepath.Base(test), ".cc"))
-		code := []string{test}
-		for _, lib := range []string{"sample1.cc", "sample2.cc", "sample4.cc"} {
-			code = append(code, filepath.Join(samples, lib))
-		}
-		cppCompile(t, gxx, bin, []string{"-std=c++17", "-I", samples}, code, libs)
+		bin := filepath.Join(build, strings.TrimSuffix(filepath.Base(test), ".cc"))
+		cppLink(t, gxx, bin, append([]string{objs[len(code)+i]}, codeObjs...), libs)
 		out, err := exec.Command(bin, "--gtest_list_tests").Output()
 		if err != nil {
 			t.Fatalf("%s --gtest_list_tests: %v", bin, err)
