@@ -63,6 +63,8 @@ func (f failure) tail() string {
 		return ok + `echo "{\"cancel\":true,\"errorMessage\":\"` + failMessage + `\"}"; exit 2`
 	case failAmp:
 		return ok + `[ $s -eq 1 ] && exit 1; [ $s -eq 2 ] && exit 2; echo "` + failMessage + `" >&2; exit 2`
+	case failExit2:
+		// the tail below
 	}
 	return ok + `[ $s -eq 2 ] && exit 2; echo "` + failMessage + `" >&2; exit 2`
 }

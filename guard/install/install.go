@@ -344,6 +344,8 @@ func installSettings(b below, t *Target, path, command string) (*InstallResult, 
 		return installKiro(b, path, command)
 	case formAmp:
 		return installAmp(b, path, command)
+	case formHooks:
+		// the hooks object, below
 	}
 	if t.twin != "" {
 		twin := filepath.Join(filepath.Dir(path), t.twin)

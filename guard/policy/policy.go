@@ -127,13 +127,14 @@ func (p *Policy) raise(g config.Guard) {
 // inside the root: a committed symlink to /dev/zero or to a file elsewhere
 // is refused, and so is anything but a regular file. The read is bounded.
 func readConfig(path, root string) (*config.Config, error) {
-	fi, err := os.Lstat(path)
+	_, err := os.Lstat(path)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
+	var fi os.FileInfo
 	if root != "" {
 		real, err := filepath.EvalSymlinks(path)
 		if err != nil {

@@ -1,7 +1,6 @@
 package shell
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/gitsentinel/sentinel/guard/internal/argspec"
@@ -94,35 +93,6 @@ func (c *Command) HasArg(s string) bool {
 	for _, a := range c.Args() {
 		if a == s {
 			return true
-		}
-	}
-	return false
-}
-
-// hasShortNoValue reports a short flag f in a bundle, where the bundle's
-// letters before f are not options that take a value (in `-m -n`, the -n
-// is the message).
-func (c *Command) hasShortNoValue(f byte, valued ...string) bool {
-	args := c.Args()
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			return false
-		}
-		if len(a) < 2 || a[0] != '-' || a[1] == '-' {
-			continue
-		}
-		for j := 1; j < len(a); j++ {
-			letter := string(a[j])
-			if a[j] == f {
-				return true
-			}
-			if slices.Contains(valued, letter) {
-				if j == len(a)-1 {
-					i++ // the value is the next word
-				}
-				break // or the rest of this word
-			}
 		}
 	}
 	return false

@@ -300,7 +300,7 @@ func (d *decomposer) redirects(st *syntax.Stmt) (writes, reads []string) {
 		}
 		target, _ := d.scope.render(r.Word)
 		switch r.Op {
-		case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.ClbOut:
+		case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.RdrClob:
 			if strings.HasPrefix(target, "&") || target == "/dev/null" || target == "/dev/stdout" || target == "/dev/stderr" || target == "/dev/tty" {
 				continue
 			}

@@ -88,10 +88,6 @@ func ParseLevel(s string) Level {
 	return map[string]Level{"strict": Strict, "paranoid": Paranoid}[s]
 }
 
-// String is the level as configuration spells it.
-func (l Level) String() string {
-	return [...]string{"standard", "strict", "paranoid"}[l]
-}
 
 // Reason is the one form of a reason: "sentinel guard [ID]: what; instead:
 // how", without the "; instead" part when how is empty. Every refusal the
