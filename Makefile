@@ -48,6 +48,9 @@ FORCE:
 # pass go test's default ten minutes on a busy 2-core machine.
 test: lint fmt-check
 	$(GO) test -timeout 45m ./...
+	# The front links no grammar: its hand-off of code to the engine is
+	# tested in its own build.
+	CGO_ENABLED=0 $(GO) test -tags 'urfave_cli_no_docs sentinel_front' -run '^TestHandleFront' ./guard/
 
 # The hygiene gate, at zero findings: go.mod and go.sum tidy, go vet over
 # both binaries' builds, staticcheck and deadcode. The linters are pinned
@@ -109,7 +112,7 @@ bench:
 # fuzzes one target per run. FUZZ=package:Target narrows it to one.
 FUZZTIME ?= 60s
 FUZZ ?= trailers:FuzzParseMatchesGit trailers:FuzzAddAssistedBy languages:FuzzCount \
-	guard:FuzzEvaluate guard:FuzzDecide coverage:FuzzBaseline config:FuzzParse
+	guard:FuzzEvaluate guard:FuzzDecide guard/script:FuzzScriptEffects coverage:FuzzBaseline config:FuzzParse
 fuzz:
 	@set -e; for t in $(FUZZ); do \
 		echo "fuzz $$t for $(FUZZTIME)"; \
