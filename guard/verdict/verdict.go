@@ -88,7 +88,6 @@ func ParseLevel(s string) Level {
 	return map[string]Level{"strict": Strict, "paranoid": Paranoid}[s]
 }
 
-
 // Reason is the one form of a reason: "sentinel guard [ID]: what; instead:
 // how", without the "; instead" part when how is empty. Every refusal the
 // guard writes goes through it, so that a host, a person and a test read one
