@@ -41,14 +41,7 @@ func BenchmarkRun(b *testing.B) {
 // decides a command against them: the whole must fit the guard's 250 ms
 // deadline with room to spare (docs/benchmarks.md).
 func BenchmarkManyRules(b *testing.B) {
-	root := b.TempDir()
-	os.MkdirAll(filepath.Join(root, ".sentinel"), 0o755)
-	var cfg strings.Builder
-	cfg.WriteString("[guard]\n")
-	for i := 0; i < 5000; i++ {
-		cfg.WriteString("[[guard.rules]]\ntool = \"bash\"\npattern = \"tool-" + strings.Repeat("x", i%7) + "-*\"\nverdict = \"deny\"\n")
-	}
-	os.WriteFile(filepath.Join(root, ".sentinel", "config.toml"), []byte(cfg.String()), 0o644)
+	root := manyRules(b, 5000)
 	for b.Loop() {
 		p, err := policy.LoadPolicy("", root)
 		if err != nil {
@@ -58,4 +51,21 @@ func BenchmarkManyRules(b *testing.B) {
 			b.Fatal(d.Verdict)
 		}
 	}
+}
+
+// manyRules is a project whose configuration holds n deny rules for bash,
+// none of which matches an everyday command.
+func manyRules(t testing.TB, n int) string {
+	t.Helper()
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, ".sentinel"), 0o755)
+	var cfg strings.Builder
+	cfg.WriteString("[guard]\n")
+	for i := 0; i < n; i++ {
+		cfg.WriteString("[[guard.rules]]\ntool = \"bash\"\npattern = \"tool-" + strings.Repeat("x", i%7) + "-*\"\nverdict = \"deny\"\n")
+	}
+	if err := os.WriteFile(filepath.Join(root, ".sentinel", "config.toml"), []byte(cfg.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return root
 }

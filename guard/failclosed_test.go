@@ -207,14 +207,7 @@ func TestConfigSymlinkOut(t *testing.T) {
 // TestManyRules: 5,000 configured rules are read and matched within the
 // deadline, many times over.
 func TestManyRules(t *testing.T) {
-	root := t.TempDir()
-	os.MkdirAll(filepath.Join(root, ".sentinel"), 0o755)
-	var b strings.Builder
-	b.WriteString("[guard]\n")
-	for i := 0; i < 5000; i++ {
-		b.WriteString("[[guard.rules]]\ntool = \"bash\"\npattern = \"tool-" + strings.Repeat("x", i%7) + "-*\"\nverdict = \"deny\"\n")
-	}
-	os.WriteFile(filepath.Join(root, ".sentinel", "config.toml"), []byte(b.String()), 0o644)
+	root := manyRules(t, 5000)
 	start := time.Now()
 	p, err := policy.LoadPolicy("", root)
 	if err != nil {
