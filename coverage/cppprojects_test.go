@@ -134,6 +134,7 @@ func gtestListed(out []byte) []string {
 // compares what --gtest_list_tests lists with what sentinel counts, with
 // one test file renamed so that no test name covers it.
 func TestCPPMatchesGoogleTestSamples(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("compiles GoogleTest binaries")
 	}
@@ -181,6 +182,7 @@ func TestCPPMatchesGoogleTestSamples(t *testing.T) {
 // --list-test-cases with sentinel's names, with one test file moved out of
 // test/ under a name without "test".
 func TestCPPMatchesDoctestArgparse(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("compiles a doctest binary")
 	}

@@ -15,6 +15,7 @@ import (
 // runs it, and compares sentinel's test names and statuses with what the
 // binary reports: run, skipped (GTEST_SKIP) or not run (DISABLED_).
 func TestCPPMatchesGoogleTest(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("compiles a GoogleTest binary")
 	}

@@ -40,6 +40,7 @@ var goModules = []string{
 // can build. Suite methods (Type.Method) are left out: go test lists only
 // the functions it calls.
 func TestGoMatchesGoTestListOnModules(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the test binaries of third-party modules")
 	}

@@ -27,6 +27,7 @@ var stdPackages = []string{
 // library with what `go test -list` reports, package by package, over the
 // files `go list` says are built here.
 func TestGoMatchesGoTestList(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the test binaries of the standard library")
 	}

@@ -34,6 +34,7 @@ var (
 // counts it once, under the type that declares it, and not at all when
 // that type is declared outside the test files, which it does not read.
 func TestGoSuitesMatchRunners(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the test binaries of go-git")
 	}

@@ -29,6 +29,7 @@ const surefireClassnames = `^(.*\.)?(Test[^.$]*|[^.$]*Test|[^.$]*Tests|[^.$]*Tes
 // sentinel counts in the same directory through its Maven selection
 // (tens of seconds).
 func TestJavaMatchesSurefire(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("compiles and runs three Java projects: not with -short")
 	}

@@ -32,6 +32,7 @@ var jsRunnerProjects = []struct{ name, runner string }{
 // SENTINEL_MOCHA and SENTINEL_TAPE or PATH; a project whose runner is
 // missing, or whose dependencies are not installed, is skipped.
 func TestJSMatchesRunners(t *testing.T) {
+	t.Parallel()
 	for _, p := range jsRunnerProjects {
 		t.Run(p.name, func(t *testing.T) {
 			dir, _ := filepath.Abs(filepath.Join("..", "fixtures", "accuracy", "javascript", p.name))

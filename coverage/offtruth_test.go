@@ -263,6 +263,7 @@ mod tests {
 // TestSwitchedOffMatchesRunners compares, test by test, sentinel's status
 // with what go test, pytest and cargo test do with each test.
 func TestSwitchedOffMatchesRunners(t *testing.T) {
+	t.Parallel()
 	t.Run("go", func(t *testing.T) {
 		goBin, err := exec.LookPath("go")
 		if err != nil {

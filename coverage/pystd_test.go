@@ -49,6 +49,7 @@ json.dump(out, sys.stdout)
 // collects and under which classes, with what Python's ast module finds
 // in the same files: a check of the parse.
 func TestPythonMatchesAst(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("walks CPython's test suite")
 	}

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -161,6 +162,7 @@ func pyImportable(py, module string) bool {
 // project with a pytest configuration of its own, collected against the
 // package installed (python3-networkx, python3-tornado, python3-pyflakes).
 func TestPythonMatchesPytest(t *testing.T) {
+	t.Parallel()
 	py := pytestPython()
 	if py == "" {
 		t.Skip("pytest is not installed")
@@ -230,6 +232,7 @@ var pyMadeAtRunTime = map[string]string{
 // each one installed here (.ci/run installs them): every file must match
 // but those whose tests only exist at run time.
 func TestPythonMatchesPytestOnPackages(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("collects whole test suites")
 	}
@@ -237,49 +240,61 @@ func TestPythonMatchesPytestOnPackages(t *testing.T) {
 	if py == "" {
 		t.Skip("pytest is not installed")
 	}
+	// pytest uses one core: the packages are collected side by side, and
+	// the figures added up once all are done.
+	var mu sync.Mutex
 	total := pyComparison{}
 	made, onCondition := 0, 0
-	for _, pkg := range []string{"networkx", "tornado", "pyflakes", "jsonschema", "toolz", "psutil", "simplejson",
-		"pyfakefs", "fixtures", "ecdsa", "testtools", "twisted", "numpy", "zope.interface"} {
-		out, err := exec.Command(py, "-c", "import os, "+pkg+"; print(os.path.dirname("+pkg+".__file__))").Output()
-		if err != nil {
-			t.Logf("%s: not installed", pkg)
-			continue
+	t.Run("packages", func(t *testing.T) {
+		for _, pkg := range []string{"networkx", "tornado", "pyflakes", "jsonschema", "toolz", "psutil", "simplejson",
+			"pyfakefs", "fixtures", "ecdsa", "testtools", "twisted", "numpy", "zope.interface"} {
+			t.Run(pkg, func(t *testing.T) {
+				t.Parallel()
+				out, err := exec.Command(py, "-c", "import os, "+pkg+"; print(os.path.dirname("+pkg+".__file__))").Output()
+				if err != nil {
+					t.Logf("%s: not installed", pkg)
+					return
+				}
+				dir := strings.TrimSpace(string(out))
+				top := dir
+				for range strings.Split(pkg, ".") {
+					top = filepath.Dir(top)
+				}
+				rel, _ := filepath.Rel(top, dir)
+				rel = filepath.ToSlash(rel)
+				// pytest from the directory above the package, as Python
+				// imports it: the package is the one installed, its
+				// conftest.py included.
+				run := pytestCollect(t, py, top, "--rootdir", top, rel)
+				if run.conftestError != "" {
+					t.Logf("%s: skipped, pytest cannot load its conftest.py here: %s", pkg, firstLine([]byte(run.conftestError)))
+					return
+				}
+				c := comparePython(run, sentinelNames(t, dir, rel+"/"))
+				n, conditional := 0, 0
+				for f, d := range c.differ {
+					switch why := pyMadeAtRunTime[f]; {
+					case strings.HasPrefix(why, pyOnCondition):
+						conditional++
+					case why != "":
+						n++
+					default:
+						t.Errorf("%s: %s", f, d)
+					}
+				}
+				t.Logf("%s: %d of %d files identical (%d with tests made at run time); %d test names per pytest, %d per sentinel; %d files pytest could not collect here",
+					pkg, c.same, c.files, n, c.runner, c.sentinel, len(run.errors)+len(run.skipped))
+				mu.Lock()
+				defer mu.Unlock()
+				made += n
+				onCondition += conditional
+				total.files += c.files
+				total.same += c.same
+				total.runner += c.runner
+				total.sentinel += c.sentinel
+			})
 		}
-		dir := strings.TrimSpace(string(out))
-		top := dir
-		for range strings.Split(pkg, ".") {
-			top = filepath.Dir(top)
-		}
-		rel, _ := filepath.Rel(top, dir)
-		rel = filepath.ToSlash(rel)
-		// pytest from the directory above the package, as Python imports
-		// it: the package is the one installed, its conftest.py included.
-		run := pytestCollect(t, py, top, "--rootdir", top, rel)
-		if run.conftestError != "" {
-			t.Logf("%s: skipped, pytest cannot load its conftest.py here: %s", pkg, firstLine([]byte(run.conftestError)))
-			continue
-		}
-		c := comparePython(run, sentinelNames(t, dir, rel+"/"))
-		n := 0
-		for f, d := range c.differ {
-			switch why := pyMadeAtRunTime[f]; {
-			case strings.HasPrefix(why, pyOnCondition):
-				onCondition++
-			case why != "":
-				n++
-			default:
-				t.Errorf("%s: %s", f, d)
-			}
-		}
-		made += n
-		t.Logf("%s: %d of %d files identical (%d with tests made at run time); %d test names per pytest, %d per sentinel; %d files pytest could not collect here",
-			pkg, c.same, c.files, n, c.runner, c.sentinel, len(run.errors)+len(run.skipped))
-		total.files += c.files
-		total.same += c.same
-		total.runner += c.runner
-		total.sentinel += c.sentinel
-	}
+	})
 	if total.files > 0 {
 		t.Logf("in all: %d of %d files identical (%.1f%%); %d of the %d files whose tests exist before run time (%.1f%%), the other %d defining tests under a condition that does not hold here",
 			total.same, total.files, 100*float64(total.same)/float64(total.files),

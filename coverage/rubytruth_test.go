@@ -108,6 +108,7 @@ var rubyRunnerProjects = []struct {
 // description, a class and test method); a name sentinel keeps with #{…}
 // stands for each the runner expands from it.
 func TestRubyMatchesRunners(t *testing.T) {
+	t.Parallel()
 	for _, p := range rubyRunnerProjects {
 		t.Run(p.name, func(t *testing.T) {
 			dir, _ := filepath.Abs(filepath.Join("..", "fixtures", "accuracy", "ruby", p.name))

@@ -19,6 +19,7 @@ var rustCrates = []string{"itoa", "httparse"}
 // with cargo's own list, name for name. When cargo is on the machine, the
 // pinned list is checked against a live `cargo test -- --list` too.
 func TestRustMatchesCargoTestList(t *testing.T) {
+	t.Parallel()
 	for _, crate := range rustCrates {
 		t.Run(crate, func(t *testing.T) {
 			dir := filepath.Join("..", "fixtures", "accuracy", "rust", crate)
