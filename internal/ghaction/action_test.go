@@ -8,7 +8,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -73,6 +75,7 @@ func TestThree(t *testing.T) {}
 // test and lack an Assisted-by in the middle; then on a shallow checkout
 // of a push that passes, with the base given as an input.
 func TestActionOnPullRequest(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds sentinel and sentinel-engine")
 	}
@@ -106,7 +109,7 @@ func TestActionOnPullRequest(t *testing.T) {
 	}, goEnv(t)...)
 
 	// The build step alone first: its sentinel sets up the repositories.
-	bin := buildStep(t, a, base, root, tmp, runnerTemp)
+	bin := builtOnce(t, a, base, root)
 	withBin := append(append([]string{}, base...), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 
 	// The project: sentinel set up on main, then a branch with problems
@@ -232,6 +235,7 @@ func TestActionOnPullRequest(t *testing.T) {
 // clone lacks). Checking only the commits a push added would let a later
 // push turn the branch green over a commit that broke a rule.
 func TestActionOnPush(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds sentinel and sentinel-engine")
 	}
@@ -263,7 +267,7 @@ func TestActionOnPush(t *testing.T) {
 		"CI=true", "GITHUB_ACTIONS=true", "RUNNER_OS=Linux", "RUNNER_TEMP=" + runnerTemp,
 		"GITHUB_ACTION_PATH=" + root,
 	}, goEnv(t)...)
-	bin := buildStep(t, a, base, root, tmp, runnerTemp)
+	bin := builtOnce(t, a, base, root)
 	withBin := append(append([]string{}, base...), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 	src := filepath.Join(tmp, "src")
 	os.MkdirAll(src, 0o755)
@@ -308,6 +312,50 @@ func TestActionOnPush(t *testing.T) {
 			}
 		})
 	}
+}
+
+// shared is the action's build step run once for the package's tests, in a
+// directory of its own: the tests set their repositories up with its
+// sentinel. Each run of the whole action builds again, warm, in the
+// test's own RUNNER_TEMP.
+var shared struct {
+	once sync.Once
+	dir  string // removed by TestMain
+	bin  string // "" when the build failed
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if shared.dir != "" {
+		os.RemoveAll(shared.dir)
+	}
+	os.Exit(code)
+}
+
+// builtOnce runs the action's build step the first time it is called,
+// with env but a RUNNER_TEMP of its own, and returns the directory of the
+// sentinel and sentinel-engine it made; a later call fails when that
+// build did.
+func builtOnce(t *testing.T, a *Action, env []string, root string) string {
+	t.Helper()
+	shared.once.Do(func() {
+		dir, err := os.MkdirTemp("", "ghaction-build")
+		if err != nil {
+			t.Fatal(err)
+		}
+		shared.dir = dir
+		runnerTemp := filepath.Join(dir, "runner-temp")
+		if err := os.MkdirAll(runnerTemp, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		env = append(slices.DeleteFunc(slices.Clone(env), func(kv string) bool { return strings.HasPrefix(kv, "RUNNER_TEMP=") }),
+			"RUNNER_TEMP="+runnerTemp)
+		shared.bin = buildStep(t, a, env, root, dir, runnerTemp)
+	})
+	if shared.bin == "" {
+		t.Fatal("the action's build step failed in the test that ran it first")
+	}
+	return shared.bin
 }
 
 // buildStep runs the action's build step alone and returns the directory
