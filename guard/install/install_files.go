@@ -3,7 +3,6 @@ package install
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -32,12 +31,13 @@ func (b below) rel(path string) (string, error) {
 
 func (b below) read(path string) ([]byte, error) {
 	if b == "" {
-		f, err := os.Open(path)
+		// Links are followed, to a regular file only, opened without
+		// blocking: a committed link to a FIFO must not stall doctor.
+		real, err := filepath.EvalSymlinks(path)
 		if err != nil {
 			return nil, err
 		}
-		defer f.Close()
-		return io.ReadAll(io.LimitReader(f, maxSettings))
+		return atomicfile.ReadFile(real, maxSettings)
 	}
 	rel, err := b.rel(path)
 	if err != nil {
