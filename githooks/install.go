@@ -6,6 +6,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -124,7 +125,7 @@ func detectManager(h *gitrepo.Hooks, hooks []string) *ManagerError {
 	}
 	for _, name := range hooks {
 		path := filepath.Join(h.Dir, name)
-		b, err := os.ReadFile(path)
+		b, err := readLinkedHook(path)
 		if err != nil || isOurs(b) {
 			continue
 		}
@@ -363,7 +364,7 @@ func Uninstall(ctx context.Context, dir string) ([]Action, error) {
 	for _, name := range Names {
 		path := filepath.Join(h.Dir, name)
 		prev := path + PrevSuffix
-		cur, err := os.ReadFile(path)
+		cur, err := readLinkedHook(path)
 		if errors.Is(err, fs.ErrNotExist) {
 			if _, perr := os.Stat(prev); perr == nil {
 				actions = append(actions, Action{name, prev, "left alone: a saved hook without sentinel's hook in front of it; rename it back to " + name + " if you want it"})
@@ -437,7 +438,7 @@ func Status(ctx context.Context, dir string) ([]HookStatus, error) {
 	for _, name := range DefaultHooks {
 		p := filepath.Join(h.Dir, name)
 		st := HookStatus{Hook: name, Path: p, Managed: managed[name], Owner: owner}
-		if b, err := os.ReadFile(p); err == nil {
+		if b, err := readLinkedHook(p); err == nil {
 			st.Installed = isOurs(b)
 			st.Foreign = !st.Installed
 			st.NotExecutable = st.Installed && !executable(p)
@@ -490,4 +491,27 @@ func resolveExisting(p string) string {
 
 func within(p, dir string) bool {
 	return p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, string(filepath.Separator))+string(filepath.Separator))
+}
+
+// readLinkedHook reads a hook file, following links to a regular file only,
+// opened without blocking and with a bound: a hooks directory a repository
+// commits (core.hooksPath into the work tree) can hold a link to a FIFO or
+// a device, which must not stall install, uninstall or doctor.
+func readLinkedHook(path string) ([]byte, error) {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return nil, err
+	}
+	b, err := atomicfile.ReadFile(real, maxHook)
+	if errors.Is(err, atomicfile.ErrTooLarge) {
+		// Larger than any hook of sentinel's: read its start, where the
+		// fingerprint would be.
+		f, ferr := os.Open(real)
+		if ferr != nil {
+			return nil, ferr
+		}
+		defer f.Close()
+		return io.ReadAll(io.LimitReader(f, maxHook))
+	}
+	return b, err
 }
