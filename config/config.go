@@ -103,9 +103,11 @@ type Coverage struct {
 	// Scope splits the peaks of a monorepo by part, so that growth in one
 	// part cannot hide a loss in another.
 	Scope []Scope `toml:"scope"`
-	// CacheDir moves the cache of counts out of the git dir, so that
-	// clones and CI runs can share it; a relative path is relative to
-	// the work tree's root. SENTINEL_CACHE_DIR wins over it.
+	// CacheDir is read, so that configurations that set it still load,
+	// and ignored: where the cache lives comes from the user
+	// (SENTINEL_CACHE_DIR), never from the repository, whose committed
+	// path could point a write anywhere or CI at forged counts. The guard
+	// still protects a directory named here.
 	CacheDir string `toml:"cache_dir"`
 }
 

@@ -35,10 +35,10 @@ const Template = `# sentinel's project configuration. Every key is shown at its 
 # "**/dir/**" below a dir of that name anywhere.
 # exclude = []
 
-# The cache of counts, keyed by content, so valid in any clone: a shared
-# directory keeps CI runs and other clones warm. A relative path is
-# relative to the work tree's root; SENTINEL_CACHE_DIR wins over it. By
-# default the cache lives in the git dir.
+# The cache of counts lives in the git dir, or where SENTINEL_CACHE_DIR
+# says (a shared directory keeps CI runs and other clones warm). This key
+# is read and ignored: the repository does not choose where sentinel
+# writes, nor which counts CI trusts.
 # cache_dir = ""
 
 # Peaks per part of a monorepo: rows become "scope/language", so growth in

@@ -108,15 +108,6 @@ func cacheLocation(commonDir, configured string) (root, rel string, own bool) {
 	return commonDir, cacheFile(), false
 }
 
-// ResolveCacheDir turns [coverage] cache_dir into an absolute path: a
-// relative one is relative to the repository's root. Empty stays empty.
-func ResolveCacheDir(root, dir string) string {
-	if dir == "" || filepath.IsAbs(dir) {
-		return dir
-	}
-	return filepath.Join(root, filepath.FromSlash(dir))
-}
-
 // maxSegments is how many segments a cache holds before a save merges
 // them into the file.
 const maxSegments = 16

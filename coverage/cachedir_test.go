@@ -88,28 +88,31 @@ func TestCacheDirSharedByClones(t *testing.T) {
 		t.Errorf("no cache in the shared directory: %v", err)
 	}
 
-	// The configuration's relative path is the root's; the environment
-	// wins over it.
+	// A committed cache_dir is not where the cache goes: the location is
+	// the user's (SENTINEL_CACHE_DIR), or the git dir.
 	write(t, b, ".sentinel/config.toml", "[coverage]\ncache_dir = \"../c\"\n")
 	o, _, err := ProjectOptions(context.Background(), b, WorkTree, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := filepath.Join(filepath.Dir(b), "c"); o.CacheDir != want {
-		t.Fatalf("cache dir %q, want %q", o.CacheDir, want)
+	if o.CacheDir != "" {
+		t.Fatalf("cache dir %q from the committed configuration", o.CacheDir)
 	}
 	if c := count(t, o); c.Parsed != 0 {
-		t.Errorf("with both set, the environment lost: parsed %d", c.Parsed)
+		t.Errorf("with SENTINEL_CACHE_DIR set, the shared cache was not used: parsed %d", c.Parsed)
 	}
 	t.Setenv(CacheDirEnv, "")
 	if c := count(t, o); c.Parsed == 0 {
-		t.Errorf("the configured directory is empty, yet nothing was parsed")
+		t.Errorf("the git dir's cache is empty, yet nothing was parsed")
 	}
-	if _, err := os.Stat(filepath.Join(filepath.Dir(b), "c", cacheName())); err != nil {
-		t.Errorf("no cache in the configured directory: %v", err)
+	if _, err := os.Stat(filepath.Join(filepath.Dir(b), "c")); err == nil {
+		t.Errorf("the cache went to the committed cache_dir")
+	}
+	if _, err := os.Stat(filepath.Join(b, ".git", "sentinel", cacheName())); err != nil {
+		t.Errorf("no cache in the git dir: %v", err)
 	}
 	if c := count(t, o); c.Parsed != 0 {
-		t.Errorf("warm through the configured directory: parsed %d", c.Parsed)
+		t.Errorf("warm through the git dir: parsed %d", c.Parsed)
 	}
 }
 

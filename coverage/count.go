@@ -723,9 +723,6 @@ func CountTargets(ctx context.Context, dir string, targets []string, o Options) 
 		ro := o
 		ro.Dir, ro.Paths, ro.info = repoRoot, inRepo, repo
 		ro.Excludes = append(append([]string(nil), o.Excludes...), cfg.Coverage.Exclude...)
-		if ro.CacheDir == "" {
-			ro.CacheDir = ResolveCacheDir(repoRoot, cfg.Coverage.CacheDir)
-		}
 		c, err := Count(ctx, ro)
 		if err != nil {
 			return nil, err

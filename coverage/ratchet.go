@@ -555,6 +555,8 @@ func ProjectOptions(ctx context.Context, dir string, mode Mode, rev string) (Opt
 	if err != nil {
 		return Options{}, nil, err
 	}
-	return Options{Dir: root, Mode: mode, Rev: rev, Excludes: cfg.Coverage.Exclude, Scopes: cfg.Coverage.Scope,
-		CacheDir: ResolveCacheDir(root, cfg.Coverage.CacheDir)}, cfg, nil
+	// The cache's location never comes from the repository: a committed
+	// cache_dir could write anywhere the user can, or point CI at counts a
+	// pull request forged. SENTINEL_CACHE_DIR, the user's, decides.
+	return Options{Dir: root, Mode: mode, Rev: rev, Excludes: cfg.Coverage.Exclude, Scopes: cfg.Coverage.Scope}, cfg, nil
 }
