@@ -26,7 +26,13 @@ type Decision struct {
 	// command for want of a grammar: the verdict is a denial, and the
 	// caller hands the event to the engine binary, which decides it.
 	NeedsEngine bool
+	// written are the paths the commands decided so far write, resolved:
+	// a later command may read what an earlier one wrote.
+	written map[string]bool
 }
+
+// writtenBefore reports a path an earlier command of the line writes.
+func (d *Decision) writtenBefore(p string) bool { return d.written[p] }
 
 func ruleFinding(r *rules.Rule, c *shell.Command, v verdict.Verdict) verdict.Finding {
 	return verdict.Finding{RuleID: r.ID, Severity: r.Severity, Verdict: v, Command: c.Text,
@@ -50,14 +56,18 @@ func EvaluateCommand(src string, e *pathguard.Env, p *policy.Policy) *Decision {
 		return d
 	}
 	env := e
+	d.written = map[string]bool{}
 	for _, c := range cmds {
+		ce := env
 		if c.Dir != "" {
 			// env -C DIR, sudo -D DIR: this command alone runs there.
 			moved := *env
 			moved.Cwd = env.Resolve(c.Dir)
-			evaluateOne(c, &moved, p, d)
-		} else {
-			evaluateOne(c, env, p, d)
+			ce = &moved
+		}
+		evaluateOne(c, ce, p, d)
+		for _, w := range commandWrites(c, ce) {
+			d.written[ce.Resolve(w)] = true
 		}
 		env = after(env, c)
 	}
@@ -122,7 +132,7 @@ func evaluateBuiltin(c *shell.Command, e *pathguard.Env, p *policy.Policy, d *De
 			return
 		}
 	}
-	for _, w := range commandWrites(c) {
+	for _, w := range commandWrites(c, e) {
 		if pf := e.CheckPath(w); pf != nil && pf.Critical {
 			d.Add(verdict.Finding{RuleID: pf.ID, Severity: verdict.Critical, Verdict: verdict.Deny, Command: c.Text,
 				Reason: verdict.Critical.Reason(pf.ID, pf.Reason+" ("+w+")", "write inside the project")})
@@ -134,6 +144,12 @@ func evaluateBuiltin(c *shell.Command, e *pathguard.Env, p *policy.Policy, d *De
 			d.Add(configFinding(v, rule, c.Text))
 		}
 		return
+	}
+	if _, applies, ok := patchWrites(c, e, d.writtenBefore); applies && !ok {
+		// What the patch writes is not known: it could be git's hooks or
+		// sentinel's own files.
+		d.Add(verdict.Finding{RuleID: "write.patch-unread", Severity: verdict.High, Verdict: e.Undecided(), Command: c.Text,
+			Reason: verdict.High.Reason("write.patch-unread", "applying a patch the guard cannot read, which could write git's hooks or sentinel's files", "write the patch to a file in the project, then apply that file")})
 	}
 	if c.Computed {
 		v := e.Undecided()
@@ -156,7 +172,7 @@ func evaluateBuiltin(c *shell.Command, e *pathguard.Env, p *policy.Policy, d *De
 	// git rm --cached untracks a file and leaves it be: right for a
 	// secret, a loss for sentinel's own files.
 	untrack := c.Sub() == "rm" && c.Git().Args.On("cached")
-	for _, w := range commandWrites(c) {
+	for _, w := range commandWrites(c, e) {
 		if pf := e.CheckPath(w); pf != nil && !(untrack && strings.HasPrefix(pf.ID, "path.credentials")) {
 			d.Add(verdict.Finding{RuleID: pf.ID, Severity: verdict.High, Verdict: verdict.Deny, Command: c.Text,
 				Reason: verdict.High.Reason(pf.ID, pf.Reason+" ("+w+")", "ask a person to change it")})
@@ -227,8 +243,11 @@ func evaluateRead(tool, path string, e *pathguard.Env, p *policy.Policy) *Decisi
 // commands remove, move away or change the mode or owner of. Deleting a
 // hook or the baseline, or making a hook unexecutable, switches the checks
 // off as surely as overwriting it.
-func commandWrites(c *shell.Command) []string {
+func commandWrites(c *shell.Command, e *pathguard.Env) []string {
 	out := append([]string(nil), c.Writes...)
+	if paths, applies, _ := patchWrites(c, e, func(string) bool { return false }); applies {
+		out = append(out, paths...)
+	}
 	ops := c.Operands()
 	switch c.Name() {
 	case "tee", "truncate", "touch", "rm", "unlink", "rmdir", "shred", "srm":

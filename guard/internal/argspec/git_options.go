@@ -51,7 +51,7 @@ var GitSubs = sync.OnceValue(func() *specTable {
 		"difftool":       "d|dir-diff y|no-prompt prompt t|tool= tool-help symlinks x|extcmd= g|gui trust-exit-code",
 		"filter-branch":  "",
 		"notes":          "",
-		"apply":          "",
+		"apply":          "stat numstat summary check index cached intent-to-add N 3|3way apply no-add build-fake-ancestor= R|reverse allow-binary-replacement binary reject z p= C= unidiff-zero exclude= include= ignore-space-change ignore-whitespace whitespace= inaccurate-eof v|verbose q|quiet recount directory= allow-empty",
 		"checkout-index": "u|index q|quiet f|force a|all n|no-create prefix= stage= temp stdin z",
 		"read-tree":      "m reset u i n|dry-run v trivial aggressive prefix= index-output= exclude-per-directory= q|quiet",
 	}

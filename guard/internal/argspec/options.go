@@ -270,6 +270,7 @@ var specs = sync.OnceValue(func() *specTable {
 	gnu("ln", "b backup? d|F|directory f|force i|interactive L|logical n|no-dereference P|physical r|relative s|symbolic S|suffix= t|target-directory= T|no-target-directory v|verbose")
 	gnu("install", "b backup? c C|compare d|directory D g|group= m|mode= o|owner= p|preserve-timestamps s|strip strip-program= S|suffix= t|target-directory= T|no-target-directory v|verbose preserve-context Z|context?")
 	gnu("tee", "a|append i|ignore-interrupts p output-error?")
+	gnu("patch", "b|backup B|prefix= binary c|context d|directory= D|ifdef= dry-run e|ed E|remove-empty-files f|force F|fuzz= g|get= i|input= l|ignore-whitespace merge? n|normal N|forward o|output= p|strip= posix quoting-style= r|reject-file= R|reverse s|quiet|silent t|batch T|set-time u|unified v|version V|version-control= x|debug= Y|basename-prefix= z|suffix= Z|set-utc backup-if-mismatch no-backup-if-mismatch read-only= reject-format= follow-symlinks verbose help")
 	gnu("sed", "n|quiet|silent debug e|expression= f|file= follow-symlinks i|in-place? l|line-length= posix E|r|regexp-extended s|separate sandbox u|unbuffered z|null-data")
 	gnu("shred", "f|force n|iterations= random-source= s|size= u remove? v|verbose x|exact z|zero")
 	gnu("truncate", "c|no-create o|io-blocks r|reference= s|size=")

@@ -1,0 +1,146 @@
+package guard
+
+import (
+	"errors"
+	"io/fs"
+	"path/filepath"
+	"strings"
+
+	"github.com/gitsentinel/sentinel/guard/hosts"
+	"github.com/gitsentinel/sentinel/guard/pathguard"
+	"github.com/gitsentinel/sentinel/guard/shell"
+	"github.com/gitsentinel/sentinel/internal/atomicfile"
+)
+
+// maxPatch bounds the read of a patch the guard reads for the files it
+// writes.
+const maxPatch = 4 << 20
+
+// patchWrites reads what a program that applies a patch (patch, git apply,
+// git am) would write: the files the patch names, read from the patch file,
+// the file on its stdin or the literal text piped in. applies is false for
+// a command that applies nothing; ok is false when the patch cannot be read
+// (a pipe from a program, a file that is not there), and the write is then
+// not computed.
+//
+// A patch file that is not there, and that no earlier command of the line
+// writes, applies nothing: the program fails on it.
+func patchWrites(c *shell.Command, e *pathguard.Env, writtenBefore func(string) bool) (paths []string, applies, ok bool) {
+	var sources []string
+	stdin := true
+	switch {
+	case c.Name() == "patch":
+		if c.Has("--dry-run") {
+			return nil, false, true
+		}
+		ops := c.Operands()
+		if len(ops) > 0 {
+			paths = append(paths, ops[0]) // the file to patch, named outright
+		}
+		if v, set := c.Opts().Value("input"); set {
+			sources, stdin = append(sources, v), false
+		} else if v, set := c.Opts().Value("i"); set {
+			sources, stdin = append(sources, v), false
+		} else if len(ops) > 1 {
+			sources, stdin = append(sources, ops[1]), false
+		}
+	case c.Name() == "git" && (c.Sub() == "apply" || c.Sub() == "am"):
+		g := c.Git().Args
+		if c.Sub() == "apply" && !g.On("apply") && (g.On("check") || g.On("stat") || g.On("numstat") || g.On("summary")) {
+			return nil, false, true
+		}
+		if ops := c.Operands()[1:]; len(ops) > 0 {
+			sources, stdin = append(sources, ops...), false
+		}
+	default:
+		return nil, false, true
+	}
+	var texts []string
+	for _, s := range sources {
+		if s == "-" {
+			stdin = true
+			continue
+		}
+		p := e.Resolve(s)
+		text, err := readPatch(p)
+		if errors.Is(err, fs.ErrNotExist) && !writtenBefore(p) {
+			continue
+		}
+		if err != nil {
+			return paths, true, false
+		}
+		texts = append(texts, text)
+	}
+	if stdin {
+		switch {
+		case c.Stdin != "":
+			texts = append(texts, c.Stdin)
+		case len(c.Reads) > 0 && !c.StdinDynamic:
+			for _, r := range c.Reads {
+				p := e.Resolve(r)
+				text, err := readPatch(p)
+				if errors.Is(err, fs.ErrNotExist) && !writtenBefore(p) {
+					continue
+				}
+				if err != nil {
+					return paths, true, false
+				}
+				texts = append(texts, text)
+			}
+		default:
+			return paths, true, false
+		}
+	}
+	for _, t := range texts {
+		paths = append(paths, patchTargets(t)...)
+	}
+	return paths, true, true
+}
+
+// readPatch reads a regular file of at most maxPatch bytes, through links.
+func readPatch(path string) (string, error) {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "", err
+	}
+	b, err := atomicfile.ReadFile(real, maxPatch)
+	return string(b), err
+}
+
+// patchTargets are the paths a patch writes, as it names them and with one
+// and two leading components stripped (-p1, -p2): a unified diff's ---
+// and +++ lines, git's diff, rename and copy headers, and Codex's
+// apply_patch markers.
+func patchTargets(text string) []string {
+	var out []string
+	add := func(p string) {
+		if i := strings.IndexByte(p, '\t'); i >= 0 {
+			p = p[:i] // a timestamp after a tab
+		}
+		p = strings.Trim(strings.TrimSpace(p), `"`)
+		if p == "" || p == "/dev/null" {
+			return
+		}
+		out = append(out, p)
+		for _, strip := range []int{1, 2} {
+			parts := strings.SplitN(p, "/", strip+1)
+			if len(parts) == strip+1 && parts[strip] != "" {
+				out = append(out, parts[strip])
+			}
+		}
+	}
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimRight(line, "\r")
+		switch {
+		case strings.HasPrefix(line, "--- "), strings.HasPrefix(line, "+++ "):
+			add(line[4:])
+		case strings.HasPrefix(line, "diff --git "):
+			for _, p := range strings.Fields(line[len("diff --git "):]) {
+				add(p)
+			}
+		case strings.HasPrefix(line, "rename to "), strings.HasPrefix(line, "copy to "):
+			add(line[strings.Index(line, " to ")+4:])
+		}
+	}
+	return append(out, hosts.PatchPaths(text)...)
+}
