@@ -91,8 +91,24 @@ func patchWrites(c *shell.Command, e *pathguard.Env, writtenBefore func(string) 
 			return paths, true, false
 		}
 	}
+	// patch -d DIR and git apply --directory=DIR put every path below DIR.
+	dir := ""
+	if c.Name() == "patch" {
+		if v, set := c.Opts().Value("directory"); set {
+			dir = v
+		} else if v, set := c.Opts().Value("d"); set {
+			dir = v
+		}
+	} else if v, set := c.Git().Args.Value("directory"); set {
+		dir = v
+	}
 	for _, t := range texts {
-		paths = append(paths, patchTargets(t)...)
+		for _, p := range patchTargets(t) {
+			paths = append(paths, p)
+			if dir != "" {
+				paths = append(paths, filepath.Join(dir, p))
+			}
+		}
 	}
 	return paths, true, true
 }
@@ -107,8 +123,8 @@ func readPatch(path string) (string, error) {
 	return string(b), err
 }
 
-// patchTargets are the paths a patch writes, as it names them and with one
-// and two leading components stripped (-p1, -p2): a unified diff's ---
+// patchTargets are the paths a patch writes, as it names them and with any
+// number of leading components stripped (-pN): a unified diff's ---
 // and +++ lines, git's diff, rename and copy headers, and Codex's
 // apply_patch markers.
 func patchTargets(text string) []string {
@@ -122,11 +138,14 @@ func patchTargets(text string) []string {
 			return
 		}
 		out = append(out, p)
-		for _, strip := range []int{1, 2} {
-			parts := strings.SplitN(p, "/", strip+1)
-			if len(parts) == strip+1 && parts[strip] != "" {
-				out = append(out, parts[strip])
+		// Whatever -p strips: every suffix after a slash.
+		for rest := p; ; {
+			i := strings.IndexByte(rest, '/')
+			if i < 0 || i+1 == len(rest) {
+				break
 			}
+			rest = rest[i+1:]
+			out = append(out, rest)
 		}
 	}
 	for _, line := range strings.Split(text, "\n") {

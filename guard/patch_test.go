@@ -25,6 +25,7 @@ func TestPatchesAreReadForWhatTheyWrite(t *testing.T) {
 	write("hook.patch", "--- .git/hooks/pre-commit.orig\t2026-12-01 10:00:00\n+++ .git/hooks/pre-commit\t2026-12-01 10:00:01\n@@ -1 +1 @@\n-sentinel hook pre-commit\n+exit 0\n")
 	write("rename.diff", "diff --git a/notes.txt b/.claude/settings.json\nsimilarity index 100%\nrename from notes.txt\nrename to .claude/settings.json\n")
 	write("codex.patch", "*** Begin Patch\n*** Update File: .git/hooks/pre-push\n@@\n-x\n+y\n*** End Patch\n")
+	write("hooks.diff", "--- a/x/y/hooks/pre-commit\n+++ b/x/y/hooks/pre-commit\n@@ -1 +1 @@\n-a\n+exit 0\n")
 	write("fix.diff", "diff --git a/src/main.go b/src/main.go\n--- a/src/main.go\n+++ b/src/main.go\n@@ -1 +1 @@\n-a\n+b\n")
 	for _, tc := range []struct {
 		cmd  string
@@ -47,6 +48,8 @@ func TestPatchesAreReadForWhatTheyWrite(t *testing.T) {
 		{"git apply missing.diff", verdict.Allow}, // no such file: git applies nothing
 		{"printf 'diff --git a/x b/x' > new.diff && git apply new.diff", verdict.Ask},
 		{"cp /srv/incoming/x.diff got.diff; patch -p1 < got.diff", verdict.Ask},
+		{"git apply --directory=.git -p3 hooks.diff", verdict.Deny},
+		{"patch -d .git -p3 < hooks.diff", verdict.Deny},
 		{"git apply fix.diff", verdict.Allow},
 		{"patch -p1 < fix.diff", verdict.Allow},
 		{"git apply --check config.diff", verdict.Allow},
