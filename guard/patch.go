@@ -62,6 +62,9 @@ func patchWrites(c *shell.Command, e *pathguard.Env, writtenBefore func(string) 
 			continue
 		}
 		p := e.Resolve(s)
+		if c.ArgsUnknown || unknownSource(s, p) {
+			return paths, true, false
+		}
 		text, err := readPatch(p)
 		if errors.Is(err, fs.ErrNotExist) && !writtenBefore(p) {
 			continue
@@ -78,6 +81,9 @@ func patchWrites(c *shell.Command, e *pathguard.Env, writtenBefore func(string) 
 		case len(c.Reads) > 0 && !c.StdinDynamic:
 			for _, r := range c.Reads {
 				p := e.Resolve(r)
+				if unknownSource(r, p) {
+					return paths, true, false
+				}
 				text, err := readPatch(p)
 				if errors.Is(err, fs.ErrNotExist) && !writtenBefore(p) {
 					continue
@@ -111,6 +117,13 @@ func patchWrites(c *shell.Command, e *pathguard.Env, writtenBefore func(string) 
 		}
 	}
 	return paths, true, true
+}
+
+// unknownSource reports a patch source whose text is not known: a process
+// substitution (the decomposer writes what it cannot compute as "…") or a
+// descriptor.
+func unknownSource(word, resolved string) bool {
+	return strings.Contains(word, "…") || strings.HasPrefix(resolved, "/dev/") || strings.HasPrefix(resolved, "/proc/")
 }
 
 // readPatch reads a regular file of at most maxPatch bytes, through links.

@@ -50,6 +50,8 @@ func TestPatchesAreReadForWhatTheyWrite(t *testing.T) {
 		{"cp /srv/incoming/x.diff got.diff; patch -p1 < got.diff", verdict.Ask},
 		{"git apply --directory=.git -p3 hooks.diff", verdict.Deny},
 		{"patch -d .git -p3 < hooks.diff", verdict.Deny},
+		{"git apply < <(cat config.diff)", verdict.Ask},
+		{"git apply <(cat config.diff)", verdict.Ask},
 		{"git apply fix.diff", verdict.Allow},
 		{"patch -p1 < fix.diff", verdict.Allow},
 		{"git apply --check config.diff", verdict.Allow},
