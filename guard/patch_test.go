@@ -26,6 +26,8 @@ func TestPatchesAreReadForWhatTheyWrite(t *testing.T) {
 	write("rename.diff", "diff --git a/notes.txt b/.claude/settings.json\nsimilarity index 100%\nrename from notes.txt\nrename to .claude/settings.json\n")
 	write("codex.patch", "*** Begin Patch\n*** Update File: .git/hooks/pre-push\n@@\n-x\n+y\n*** End Patch\n")
 	write("hooks.diff", "--- a/x/y/hooks/pre-commit\n+++ b/x/y/hooks/pre-commit\n@@ -1 +1 @@\n-a\n+exit 0\n")
+	write("hooks-rel.diff", "--- a/hooks/pre-commit\n+++ b/hooks/pre-commit\n@@ -1 +1 @@\n-a\n+exit 0\n")
+	os.MkdirAll(filepath.Join(e.Cwd, "sub"), 0o755)
 	write("fix.diff", "diff --git a/src/main.go b/src/main.go\n--- a/src/main.go\n+++ b/src/main.go\n@@ -1 +1 @@\n-a\n+b\n")
 	for _, tc := range []struct {
 		cmd  string
@@ -52,6 +54,8 @@ func TestPatchesAreReadForWhatTheyWrite(t *testing.T) {
 		{"patch -d .git -p3 < hooks.diff", verdict.Deny},
 		{"git apply < <(cat config.diff)", verdict.Ask},
 		{"git apply <(cat config.diff)", verdict.Ask},
+		{"git -C .git apply ../hooks-rel.diff", verdict.Deny},
+		{"git -C sub apply ../config.diff", verdict.Deny},
 		{"git apply fix.diff", verdict.Allow},
 		{"patch -p1 < fix.diff", verdict.Allow},
 		{"git apply --check config.diff", verdict.Allow},

@@ -600,6 +600,18 @@ func (d *decomposer) add(c *Command, depth int) error {
 		}
 	}
 	normalise(c)
+	if c.Name() == "git" {
+		// git -C DIR runs there, as env -C does: every path git reads or
+		// writes (a patch's targets, the files it removes) is below DIR.
+		for _, dir := range c.Git().Global.Values("C") {
+			if dir != "" {
+				c.Dir = path.Join(c.Dir, dir)
+				if path.IsAbs(dir) {
+					c.Dir = dir
+				}
+			}
+		}
+	}
 	switch c.Name() {
 	case "xargs":
 		return d.xargs(c, depth)
