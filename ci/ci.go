@@ -84,6 +84,12 @@ func Run(ctx context.Context, dir, base string) (*Report, error) {
 func RunCommits(ctx context.Context, opts coverage.Options, head string, commits []gitrepo.Commit, requireBaseline bool) (*Report, error) {
 	r := &Report{Head: head, Checked: len(commits)}
 	opts.Mode, opts.Rev = coverage.Rev, head
+	// head counts with the configuration it holds, which the work tree
+	// (a pre-push from another branch) need not.
+	opts, err := coverage.OptionsAt(ctx, opts, head)
+	if err != nil {
+		return nil, err
+	}
 	res, err := coverage.Check(ctx, opts)
 	switch {
 	case errors.Is(err, coverage.ErrNoBaseline) && requireBaseline:

@@ -77,6 +77,10 @@ type PersonIssue struct {
 	// Signers is the [ratchet] signers path when the commit changes the
 	// setting or the file it names, and "" otherwise.
 	Signers string `json:"signers"`
+	// Counting says, a sentence each, what the commit changes in the
+	// configuration that can lower what is counted: an exclude pattern
+	// added, the scopes changed.
+	Counting []string `json:"counting"`
 	// Causes are why the commit does not count as a person's.
 	Causes []Cause `json:"causes"`
 }
@@ -91,6 +95,10 @@ type trust struct {
 	err error
 	// file is the allowed signers file; nil when the tree lacks it.
 	file []byte
+	// counting is what the tree's configuration counts; countErr why it
+	// does not read.
+	counting config.Counting
+	countErr error
 }
 
 // asks reports whether the tree asks for signatures.
@@ -124,8 +132,10 @@ func readTrust(ctx context.Context, root string, revs []string) (map[string]trus
 			if t, ok = parsed[string(data)]; !ok {
 				if len(data) > config.MaxSize {
 					t.err = fmt.Errorf("%s is larger than %d bytes", config.File, config.MaxSize)
+					t.countErr = t.err
 				} else {
 					t.path, t.err = config.ReadSigners(config.File, data)
+					t.counting, t.countErr = config.ReadCounting(config.File, data)
 				}
 				parsed[string(data)] = t
 			}
@@ -195,7 +205,8 @@ func CheckPersons(ctx context.Context, root string, syntax *trailers.Syntax, com
 				}
 			}
 		}
-		if len(issue.Accepted) == 0 && len(issue.Lowered) == 0 && issue.Signers == "" {
+		issue.Counting = countingLowered(trusts, c)
+		if len(issue.Accepted) == 0 && len(issue.Lowered) == 0 && issue.Signers == "" && len(issue.Counting) == 0 {
 			continue
 		}
 		issue.Causes = agentCauses(syntax, c)
@@ -221,6 +232,9 @@ func CheckPersons(ctx context.Context, root string, syntax *trailers.Syntax, com
 			if issue.Lowered == nil {
 				issue.Lowered = []coverage.Lowering{}
 			}
+			if issue.Counting == nil {
+				issue.Counting = []string{}
+			}
 			issues = append(issues, issue)
 		}
 	}
@@ -243,6 +257,28 @@ func signersChanged(trusts map[string]trust, c gitrepo.Commit) bool {
 		asks = asks || trusts[p].asks()
 	}
 	return asks
+}
+
+// countingLowered says what a commit changes in the configuration that can
+// lower what is counted, as against its first parent; nothing when it
+// leaves the configuration as some parent had it (a merge that takes one
+// side's copy: that side's commits are judged themselves). A configuration
+// that does not read counts with the defaults, the most.
+func countingLowered(trusts map[string]trust, c gitrepo.Commit) []string {
+	if len(c.Parents) == 0 {
+		return nil
+	}
+	cur := trusts[c.Hash]
+	for _, p := range c.Parents {
+		if pt := trusts[p]; (pt.countErr == nil) == (cur.countErr == nil) &&
+			pt.counting.SameExcludes(cur.counting) && len(cur.counting.Lowers(pt.counting)) == 0 {
+			return nil
+		}
+	}
+	if cur.countErr != nil {
+		return nil
+	}
+	return cur.counting.Lowers(trusts[c.Parents[0]].counting)
 }
 
 // agentCauses lists what shows an agent made the commit or had a hand in
@@ -437,6 +473,9 @@ func (p *PersonIssue) changes() []string {
 	}
 	if p.Signers != "" {
 		out = append(out, fmt.Sprintf("it changes who may sign acceptances ([ratchet] signers, %s)", quote.Path(p.Signers)))
+	}
+	for _, c := range p.Counting {
+		out = append(out, quote.Text(c)+", which can lower what is counted")
 	}
 	return out
 }

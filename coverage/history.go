@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/gitsentinel/sentinel/config"
 	"github.com/gitsentinel/sentinel/gitrepo"
 )
 
@@ -53,7 +54,7 @@ type BaselineChange struct {
 func ReviewHistory(ctx context.Context, root string, commits []gitrepo.Commit) ([]HistoryIssue, []BaselineChange, error) {
 	var specs []string
 	for _, c := range commits {
-		specs = append(specs, c.Hash+":"+BaselinePath)
+		specs = append(specs, c.Hash+":"+BaselinePath, c.Hash+":"+config.File)
 		for _, p := range c.Parents {
 			specs = append(specs, p+":"+BaselinePath)
 		}
@@ -110,7 +111,21 @@ func ReviewHistory(ctx context.Context, root string, commits []gitrepo.Commit) (
 			}
 			opts = &o
 		}
-		ls, err := CommitLosses(ctx, *opts, c.Hash, c.Parents[0], cur, ref)
+		// Each commit counts with its own configuration, and its parent
+		// with the parent's: the same work tree's for all would let a
+		// pattern added at the end hide a test file removed on the way.
+		o := *opts
+		counting, err := config.Counting{}, error(nil)
+		if data := blobs[c.Hash+":"+config.File]; data != nil {
+			counting, err = config.ReadCounting(gitrepo.ShortID(c.Hash)+":"+config.File, data)
+		}
+		if err != nil {
+			issues = append(issues, HistoryIssue{Commit: c.Hash, Title: title,
+				Reason: fmt.Sprintf("%v: what the commit counts is unknown, so the tests it loses are", err)})
+			continue
+		}
+		o.Excludes, o.Scopes = counting.Exclude, counting.Scope
+		ls, err := CommitLosses(ctx, o, c.Hash, c.Parents[0], cur, ref)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gitsentinel/sentinel/config"
 	"github.com/gitsentinel/sentinel/coverage/runners"
 	"github.com/gitsentinel/sentinel/gitrepo"
 	"github.com/gitsentinel/sentinel/languages"
@@ -77,16 +78,16 @@ func losses(ctx context.Context, o Options, c *Counts, pending *changesRun) ([]L
 			return nil, "", err
 		}
 	}
-	var after func() ([]File, error)
+	var after func(wide bool) ([]File, error)
 	if o.Mode != Rev {
 		changed := map[string]bool{}
 		for _, ch := range changes {
 			changed[ch.Path] = true
 		}
-		after = func() ([]File, error) {
+		after = func(wide bool) ([]File, error) {
 			var fs []File
 			for _, f := range c.Files {
-				if changed[f.Path] {
+				if wide || changed[f.Path] {
 					fs = append(fs, f)
 				}
 			}
@@ -100,35 +101,91 @@ func losses(ctx context.Context, o Options, c *Counts, pending *changesRun) ([]L
 
 // lossesIn matches the tests of the changed files on both sides. The
 // reference side is counted from its blobs, through the cache; the other
-// from its blobs too, unless after supplies its files.
-func lossesIn(ctx context.Context, info *gitrepo.Info, o Options, ref string, changes []gitrepo.Change, after func() ([]File, error)) ([]Loss, error) {
-	excludes := append(append([]string(nil), DefaultExcludes...), o.Excludes...)
+// from its blobs too, unless after supplies its files (all of them when
+// wide, else those the change touches). Each side counts with its own
+// configuration: o's for the checked snapshot, and the reference's own,
+// read from its tree, when the change touches the configuration. When the
+// two exclude other paths, or the change touches a file that decides what
+// other files count (a runner's config, a manifest), a test in a file the
+// change does not touch can stop counting, so both whole trees are
+// compared.
+func lossesIn(ctx context.Context, info *gitrepo.Info, o Options, ref string, changes []gitrepo.Change, after func(wide bool) ([]File, error)) ([]Loss, error) {
+	beforeCfg, wide := o.counting(), false
+	for _, ch := range changes {
+		wide = wide || runners.Input(ch.Path)
+		if ch.Path != config.File {
+			continue
+		}
+		if info == nil {
+			var err error
+			if info, err = gitrepo.RepoInfo(ctx, o.Dir); err != nil {
+				return nil, err
+			}
+		}
+		var err error
+		if beforeCfg, err = countingAt(ctx, info.Root, ref); err != nil {
+			// A reference whose configuration does not read is judged
+			// with the defaults, which count the most.
+			beforeCfg = config.Counting{}
+		}
+		wide = wide || !beforeCfg.SameExcludes(o.counting())
+	}
+	candidate := func(p, mode, blob string, excludes []string) bool {
+		// Only test files can hold tests: most changes cost nothing more.
+		return (mode == "100644" || mode == "100755") && strings.Trim(blob, "0") != "" &&
+			(languages.ForPath(p) != nil || runners.JSCandidate(p) || path.Ext(p) == ".py") && !excluded(p, excludes)
+	}
+	withDefaults := func(c config.Counting) []string {
+		return append(append([]string(nil), DefaultExcludes...), c.Exclude...)
+	}
 	blobs := func(old bool) []entry {
+		excludes := withDefaults(o.counting())
+		if old {
+			excludes = withDefaults(beforeCfg)
+		}
 		var es []entry
 		for _, ch := range changes {
 			mode, blob := ch.NewMode, ch.NewBlob
 			if old {
 				mode, blob = ch.OldMode, ch.OldBlob
 			}
-			// Only test files can hold tests: most changes cost nothing more.
-			if (mode == "100644" || mode == "100755") && strings.Trim(blob, "0") != "" &&
-				(languages.ForPath(ch.Path) != nil || runners.JSCandidate(ch.Path) || path.Ext(ch.Path) == ".py") && !excluded(ch.Path, excludes) {
+			if candidate(ch.Path, mode, blob, excludes) {
 				es = append(es, entry{path: ch.Path, blob: blob, mode: mode})
 			}
 		}
 		return es
 	}
-	old := blobs(true)
-	if len(old) == 0 {
-		return nil, nil
-	}
-	if info == nil {
+	if info == nil && (wide || len(blobs(true)) > 0) {
 		var err error
 		if info, err = gitrepo.RepoInfo(ctx, o.Dir); err != nil {
 			return nil, err
 		}
 	}
-	count := func(es []entry, rev string) ([]File, error) {
+	whole := func(rev string, c config.Counting) ([]entry, error) {
+		es, err := treeEntries(ctx, info.Root, rev)
+		if err != nil {
+			return nil, err
+		}
+		excludes := withDefaults(c)
+		var out []entry
+		for _, e := range es {
+			if candidate(e.path, e.mode, e.blob, excludes) {
+				out = append(out, e)
+			}
+		}
+		return out, nil
+	}
+	old := blobs(true)
+	if wide {
+		var err error
+		if old, err = whole(ref, beforeCfg); err != nil {
+			return nil, err
+		}
+	}
+	if len(old) == 0 {
+		return nil, nil
+	}
+	count := func(es []entry, rev string, c config.Counting) ([]File, error) {
 		s := &snapshot{root: info.Root, info: info, objects: gitrepo.OpenObjects(info), entries: es, partialRev: rev}
 		// What pytest collects from a changed file depends on the
 		// project's configuration and on the other files its classes
@@ -140,21 +197,28 @@ func lossesIn(ctx context.Context, info *gitrepo.Info, o Options, ref string, ch
 		s.sel = selectionAt(ctx, s, rev)
 		ro := o
 		ro.Mode, ro.Rev = Rev, rev
+		ro.Excludes, ro.Scopes = c.Exclude, c.Scope
 		rc, err := countSnapshot(ctx, s, ro)
 		if err != nil {
 			return nil, err
 		}
 		return rc.Files, nil
 	}
-	beforeFiles, err := count(old, ref)
+	beforeFiles, err := count(old, ref, beforeCfg)
 	if err != nil {
 		return nil, err
 	}
 	var afterFiles []File
-	if after != nil {
-		afterFiles, err = after()
-	} else {
-		afterFiles, err = count(blobs(false), o.Rev)
+	switch {
+	case after != nil:
+		afterFiles, err = after(wide)
+	case wide:
+		var es []entry
+		if es, err = whole(o.Rev, o.counting()); err == nil {
+			afterFiles, err = count(es, o.Rev, o.counting())
+		}
+	default:
+		afterFiles, err = count(blobs(false), o.Rev, o.counting())
 	}
 	if err != nil {
 		return nil, err

@@ -288,8 +288,7 @@ func (r *CheckResult) AcceptCommand() string {
 			langs = append(langs, "--language "+d.Key)
 		}
 	}
-
-	return `sentinel accept --reason "WHY THESE TESTS WENT" ` + strings.Join(langs, " ")
+	return strings.TrimSpace(`sentinel accept --reason "WHY THESE TESTS WENT" ` + strings.Join(langs, " "))
 }
 
 // WriteText prints the verdict for people.
@@ -558,5 +557,18 @@ func ProjectOptions(ctx context.Context, dir string, mode Mode, rev string) (Opt
 	// The cache's location never comes from the repository: a committed
 	// cache_dir could write anywhere the user can, or point CI at counts a
 	// pull request forged. SENTINEL_CACHE_DIR, the user's, decides.
-	return Options{Dir: root, Mode: mode, Rev: rev, Excludes: cfg.Coverage.Exclude, Scopes: cfg.Coverage.Scope}, cfg, nil
+	o := Options{Dir: root, Mode: mode, Rev: rev, Excludes: cfg.Coverage.Exclude, Scopes: cfg.Coverage.Scope}
+	// A commit, or the index, counts with the configuration it holds,
+	// which need not be the work tree's: an exclude pattern added and not
+	// staged, or a commit pushed from another branch.
+	switch {
+	case mode == Index:
+		o, err = OptionsAt(ctx, o, indexRev)
+	case mode == Rev && rev != "":
+		o, err = OptionsAt(ctx, o, rev)
+	}
+	if err != nil {
+		return Options{}, nil, err
+	}
+	return o, cfg, nil
 }

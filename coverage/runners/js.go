@@ -94,6 +94,17 @@ var (
 	mochaExts   = "{js,cjs,mjs}"
 )
 
+// jsConfig reports the base name of a runner's static config that a
+// package's selection reads beside its package.json.
+func jsConfig(base string) bool {
+	switch base {
+	case ".mocharc.json", ".mocharc.yml", ".mocharc.yaml", ".mocharc.js", ".mocharc.cjs", "jest.config.json",
+		"vitest.config.ts", "vitest.config.js", "vitest.config.mjs", "vitest.config.mts":
+		return true
+	}
+	return false
+}
+
 // newJSSelection reads the package.json files of the snapshot and their
 // runners' static configs, from the snapshot itself: the work tree's files,
 // or the blobs of the index or of the revision being counted.
@@ -106,12 +117,11 @@ func newJSSelection(ctx context.Context, t Tree) *jsSelection {
 		if inNodeModules(p) || !regular {
 			continue
 		}
-		switch path.Base(p) {
-		case "package.json":
+		switch base := path.Base(p); {
+		case base == "package.json":
 			manifests = append(manifests, p)
 			byPath[p] = i
-		case ".mocharc.json", ".mocharc.yml", ".mocharc.yaml", ".mocharc.js", ".mocharc.cjs", "jest.config.json",
-			"vitest.config.ts", "vitest.config.js", "vitest.config.mjs", "vitest.config.mts":
+		case jsConfig(base):
 			byPath[p] = i
 		}
 	}

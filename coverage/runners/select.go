@@ -14,6 +14,7 @@ package runners
 import (
 	"context"
 	"path"
+	"slices"
 
 	"github.com/gitsentinel/sentinel/languages"
 )
@@ -161,6 +162,30 @@ func (sel *Selection) Language(p string) *languages.Language {
 		}
 	}
 	return sel.js.language(p)
+}
+
+// Input reports whether the file at p is one that decides which files are
+// test files, or how they count, beside those files themselves: a runner's
+// config or manifest (package.json and each runner's own, pytest's
+// configuration files and conftest.py), or a language's project manifest
+// (go.mod, Cargo.toml). A change to one can change what counts in files
+// the change does not touch.
+func Input(p string) bool {
+	base := path.Base(p)
+	if base == "package.json" || jsConfig(base) || base == "conftest.py" || slices.Contains(languages.PyConfigNames, base) {
+		return true
+	}
+	for _, k := range runnerKinds {
+		if k.config(base) {
+			return true
+		}
+	}
+	for _, l := range languages.All() {
+		if l.Manifest != "" && base == l.Manifest {
+			return true
+		}
+	}
+	return false
 }
 
 // Selected reports whether a runner selection may decide the file at p,
