@@ -58,6 +58,10 @@ type cache struct {
 	// distrust, when set, names the blobs whose counts must come from
 	// their content (Options.Verify): get answers nil for them.
 	distrust func(blob string) bool
+	// mac tags what this run adds; with proving set (Options.Verify), an
+	// entry read from a file answers only when its tag proves it.
+	mac     *cacheMAC
+	proving bool
 	// loaded is closed once the file is decoded: the decode runs beside
 	// the listing of the snapshot and the runners' selection, and every
 	// use of entries or read waits for it.
@@ -163,6 +167,7 @@ func openCache(commonDir, configured string) *cache {
 	if c.root == "" {
 		return c
 	}
+	c.mac = loadCacheMAC()
 	c.loaded = make(chan struct{})
 	go func() {
 		defer close(c.loaded)
@@ -205,11 +210,24 @@ func (c *cache) get(key string) *languages.Result {
 	c.wait()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	r := c.entries.lookup(key, c.interned)
+	if c.proving && c.mac == nil {
+		// No key, nothing proven: every count comes from content.
+		return nil
+	}
+	r := c.entries.lookup(key, c.interned, c.prover())
 	if r != nil {
 		c.used[key] = true
 	}
 	return r
+}
+
+// prover is the tagger entries must be proven by, or nil when any entry
+// answers.
+func (c *cache) prover() *cacheMAC {
+	if c.proving {
+		return c.mac
+	}
+	return nil
 }
 
 // prefetch decodes, on a goroutine of its own, the entries of the blobs
@@ -239,7 +257,9 @@ func (c *cache) prefetch(blobs []string) {
 		c.mu.Unlock()
 		for _, k := range keys {
 			c.mu.Lock()
-			c.entries.lookup(k, c.interned)
+			if !c.proving || c.mac != nil {
+				c.entries.lookup(k, c.interned, c.prover())
+			}
 			c.mu.Unlock()
 		}
 	}()
@@ -249,8 +269,7 @@ func (c *cache) put(key string, r *languages.Result) {
 	c.wait()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	delete(c.entries.raw, key)
-	c.entries.dec[key] = r
+	c.entries.put(key, r)
 	c.fresh[key] = r
 	c.used[key] = true
 }
@@ -308,7 +327,7 @@ func (c *cache) save() error {
 	opts := atomicfile.Options{Perm: 0o644, Transient: true, MkdirAll: true}
 	if c.based && len(c.segs) < maxSegments {
 		name := fmt.Sprintf("%d-%d.bin", time.Now().UnixNano(), os.Getpid())
-		if atomicfile.WriteIn(c.root, segmentDir(c.rel)+"/"+name, encodeCache(c.fresh), opts) == nil {
+		if atomicfile.WriteIn(c.root, segmentDir(c.rel)+"/"+name, encodeCache(c.fresh, c.mac), opts) == nil {
 			c.segs = append(c.segs, name)
 		}
 		clear(c.fresh)
@@ -337,7 +356,7 @@ func (c *cache) save() error {
 			out.copyEntry(c.entries, k)
 		}
 	}
-	data := encodeSet(out)
+	data := encodeSet(out, c.mac)
 	c.mu.Unlock()
 	if atomicfile.WriteIn(c.root, c.rel, data, opts) == nil {
 		for _, n := range segs {

@@ -26,8 +26,13 @@ import (
 // decode is no entry.
 
 // cacheMagic starts the file; its last byte is the codec's own version,
-// changed with any change of layout.
-var cacheMagic = []byte("SNTC\x02")
+// changed with any change of layout. Since the third, each entry ends with
+// its tag (cachemac.go): its length, then the tag.
+var cacheMagic = []byte("SNTC\x03")
+
+// cacheMagicV2 starts a file of the second layout: entries without tags,
+// which read and are trusted for nothing a check must hold.
+var cacheMagicV2 = []byte("SNTC\x02")
 
 // cacheMagicV1 starts a file of the first layout, results without their
 // lengths.
@@ -45,13 +50,17 @@ type rawResult struct {
 
 // cacheSet is the content of a cache file or segment: the results decoded
 // so far, and the encodings of the others. A key is in one map at most.
+// tags holds the tag each entry read from a file came with (nil for none),
+// kept when it is decoded and written back as it was read: only a result
+// this run counted from content is given a tag of its own.
 type cacheSet struct {
-	dec map[string]*languages.Result
-	raw map[string]rawResult
+	dec  map[string]*languages.Result
+	raw  map[string]rawResult
+	tags map[string][]byte
 }
 
 func newCacheSet() cacheSet {
-	return cacheSet{dec: map[string]*languages.Result{}, raw: map[string]rawResult{}}
+	return cacheSet{dec: map[string]*languages.Result{}, raw: map[string]rawResult{}, tags: map[string][]byte{}}
 }
 
 func (cs cacheSet) len() int { return len(cs.dec) + len(cs.raw) }
@@ -76,17 +85,15 @@ func (cs cacheSet) keys(f func(string)) {
 
 // overlay puts every entry of o into cs, replacing the same key's.
 func (cs cacheSet) overlay(o cacheSet) {
-	for k, v := range o.dec {
-		delete(cs.raw, k)
-		cs.dec[k] = v
+	for k := range o.dec {
+		cs.copyEntry(o, k)
 	}
-	for k, v := range o.raw {
-		delete(cs.dec, k)
-		cs.raw[k] = v
+	for k := range o.raw {
+		cs.copyEntry(o, k)
 	}
 }
 
-// copyEntry puts o's entry k into cs, if o has one.
+// copyEntry puts o's entry k into cs, with its tag, if o has one.
 func (cs cacheSet) copyEntry(o cacheSet, k string) {
 	if v, ok := o.dec[k]; ok {
 		delete(cs.raw, k)
@@ -94,36 +101,72 @@ func (cs cacheSet) copyEntry(o cacheSet, k string) {
 	} else if v, ok := o.raw[k]; ok {
 		delete(cs.dec, k)
 		cs.raw[k] = v
+	} else {
+		return
 	}
+	if t, ok := o.tags[k]; ok {
+		cs.tags[k] = t
+	} else {
+		delete(cs.tags, k)
+	}
+}
+
+// put records a result this run counted from content: it gets a tag of its
+// own when it is written.
+func (cs cacheSet) put(k string, r *languages.Result) {
+	delete(cs.raw, k)
+	delete(cs.tags, k)
+	cs.dec[k] = r
 }
 
 // lookup returns the result of k, decoding it on first use; a result that
 // does not decode is dropped, and is a miss. interned is shared by the
-// decodes of one cache, under its lock.
-func (cs cacheSet) lookup(k string, interned map[string]string) *languages.Result {
+// decodes of one cache, under its lock. With a mac, only an entry this
+// run counted or one whose tag proves it answers; another is dropped, so
+// that it is counted again, and never written back.
+func (cs cacheSet) lookup(k string, interned map[string]string, mac *cacheMAC) *languages.Result {
 	if r, ok := cs.dec[k]; ok {
+		if t, read := cs.tags[k]; read && mac != nil && !mac.proves(k, r, t) {
+			cs.drop(k)
+			return nil
+		}
 		return r
 	}
 	raw, ok := cs.raw[k]
 	if !ok {
 		return nil
 	}
+	if mac != nil && !mac.provesRaw(k, raw.b, cs.tags[k]) {
+		cs.drop(k)
+		return nil
+	}
 	delete(cs.raw, k)
 	r, err := decodeResult(raw, interned)
 	if err != nil {
+		delete(cs.tags, k)
 		return nil
 	}
 	cs.dec[k] = r
 	return r
 }
 
-// encodeCache writes the entries in the codec's layout.
-func encodeCache(entries map[string]*languages.Result) []byte {
-	return encodeSet(cacheSet{dec: entries})
+// drop removes the entry k.
+func (cs cacheSet) drop(k string) {
+	delete(cs.dec, k)
+	delete(cs.raw, k)
+	delete(cs.tags, k)
 }
 
-// encodeSet writes a cache set, its undecoded results as they were read.
-func encodeSet(cs cacheSet) []byte {
+// encodeCache writes the entries in the codec's layout, each tagged by
+// mac (untagged when mac is nil).
+func encodeCache(entries map[string]*languages.Result, mac *cacheMAC) []byte {
+	return encodeSet(cacheSet{dec: entries}, mac)
+}
+
+// encodeSet writes a cache set, its undecoded results as they were read,
+// each entry read from a file with the tag it came with, and every other
+// with a tag by mac.
+func encodeSet(cs cacheSet, mac *cacheMAC) []byte {
 	size := 256*len(cs.dec) + 16
 	for k, r := range cs.raw {
 		size += len(k) + len(r.b) + 8
@@ -138,13 +181,25 @@ func encodeSet(cs cacheSet) []byte {
 		scratch.result(r)
 		w.uint(uint64(len(scratch.buf)))
 		w.buf = append(w.buf, scratch.buf...)
+		tag, read := cs.tags[k]
+		if !read {
+			tag = mac.tag(k, scratch.buf)
+		}
+		w.tag(tag)
 	}
 	for k, r := range cs.raw {
 		w.str(k)
 		w.uint(uint64(len(r.b)))
 		w.buf = append(w.buf, r.b...)
+		w.tag(cs.tags[k])
 	}
 	return w.buf
+}
+
+// tag writes an entry's tag: its length, then its bytes.
+func (w *cacheWriter) tag(t []byte) {
+	w.uint(uint64(len(t)))
+	w.buf = append(w.buf, t...)
 }
 
 // scanCache reads the keys of a cache file and leaves the results to be
@@ -153,9 +208,14 @@ func encodeSet(cs cacheSet) []byte {
 func scanCache(b []byte) (cacheSet, error) {
 	if len(b) >= len(cacheMagicV1) && string(b[:len(cacheMagicV1)]) == string(cacheMagicV1) {
 		m, err := decodeCacheV1(b)
-		return cacheSet{dec: m, raw: map[string]rawResult{}}, err
+		tags := make(map[string][]byte, len(m))
+		for k := range m {
+			tags[k] = nil
+		}
+		return cacheSet{dec: m, raw: map[string]rawResult{}, tags: tags}, err
 	}
-	if len(b) < len(cacheMagic) || string(b[:len(cacheMagic)]) != string(cacheMagic) {
+	tagged := len(b) >= len(cacheMagic) && string(b[:len(cacheMagic)]) == string(cacheMagic)
+	if !tagged && (len(b) < len(cacheMagicV2) || string(b[:len(cacheMagicV2)]) != string(cacheMagicV2)) {
 		return cacheSet{}, errCacheCorrupt
 	}
 	b = b[len(cacheMagic):]
@@ -164,7 +224,7 @@ func scanCache(b []byte) (cacheSet, error) {
 	text := unsafe.String(unsafe.SliceData(b), len(b))
 	r := &cacheReader{buf: b, text: text}
 	n := r.count()
-	cs := cacheSet{dec: map[string]*languages.Result{}, raw: make(map[string]rawResult, n)}
+	cs := cacheSet{dec: map[string]*languages.Result{}, raw: make(map[string]rawResult, n), tags: make(map[string][]byte, n)}
 	for i := 0; i < n && r.err == nil; i++ {
 		k := r.str()
 		m := r.count()
@@ -174,6 +234,13 @@ func scanCache(b []byte) (cacheSet, error) {
 		off := len(r.text) - len(r.buf)
 		cs.raw[k] = rawResult{b: r.buf[:m:m], s: r.text[off : off+m]}
 		r.buf = r.buf[m:]
+		var tag []byte
+		if tagged {
+			if t := r.count(); r.err == nil {
+				tag, r.buf = r.buf[:t:t], r.buf[t:]
+			}
+		}
+		cs.tags[k] = tag
 	}
 	if r.err != nil || len(r.buf) != 0 {
 		return cacheSet{}, errCacheCorrupt

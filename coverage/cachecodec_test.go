@@ -59,7 +59,7 @@ func TestCacheCodecRoundTrip(t *testing.T) {
 		fill(reflect.ValueOf(&res).Elem(), r)
 		entries[string(rune('a'+i%26))+string(rune(i))] = &res
 	}
-	got, err := decodeCache(encodeCache(entries))
+	got, err := decodeCache(encodeCache(entries, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func TestCacheCodecAgreesWithGob(t *testing.T) {
 	if err := gob.NewDecoder(&buf).Decode(&viaGob); err != nil {
 		t.Fatal(err)
 	}
-	got, err := decodeCache(encodeCache(entries))
+	got, err := decodeCache(encodeCache(entries, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +111,7 @@ func TestCacheCodecAgreesWithGob(t *testing.T) {
 func TestCacheCodecRefusesDamage(t *testing.T) {
 	var res languages.Result
 	fill(reflect.ValueOf(&res).Elem(), rand.New(rand.NewSource(1)))
-	b := encodeCache(map[string]*languages.Result{"k": &res})
+	b := encodeCache(map[string]*languages.Result{"k": &res}, nil)
 	for n := 0; n < len(b); n++ {
 		if _, err := decodeCache(b[:n]); err == nil {
 			t.Fatalf("a file cut at %d of %d bytes decoded", n, len(b))
@@ -125,7 +125,7 @@ func TestCacheCodecRefusesDamage(t *testing.T) {
 func FuzzDecodeCache(f *testing.F) {
 	var res languages.Result
 	fill(reflect.ValueOf(&res).Elem(), rand.New(rand.NewSource(2)))
-	f.Add(encodeCache(map[string]*languages.Result{"k": &res, "n": nil}))
+	f.Add(encodeCache(map[string]*languages.Result{"k": &res, "n": nil}, nil))
 	f.Add([]byte("SNTC\x01\x01"))
 	f.Add([]byte("SNTC\x02\x01\x01k\x01\x00"))
 	f.Add(encodeCacheV1(map[string]*languages.Result{"k": &res}))
@@ -134,7 +134,7 @@ func FuzzDecodeCache(f *testing.F) {
 		if err != nil {
 			return
 		}
-		again, err := decodeCache(encodeCache(m))
+		again, err := decodeCache(encodeCache(m, nil))
 		if err != nil || !reflect.DeepEqual(again, m) {
 			t.Fatalf("a decoded cache does not survive a round trip: %v", err)
 		}
@@ -176,11 +176,11 @@ func TestCacheReadsFirstLayout(t *testing.T) {
 	if !reflect.DeepEqual(got, entries) {
 		t.Fatal("a file of the first layout decodes to other counts")
 	}
-	again, err := decodeCache(encodeCache(got))
+	again, err := decodeCache(encodeCache(got, nil))
 	if err != nil || !reflect.DeepEqual(again, entries) {
 		t.Fatalf("rewritten in the current layout, it does not read back: %v", err)
 	}
-	if !bytes.HasPrefix(encodeCache(got), cacheMagic) {
+	if !bytes.HasPrefix(encodeCache(got, nil), cacheMagic) {
 		t.Fatal("the rewrite is not in the current layout")
 	}
 }
@@ -189,7 +189,7 @@ func TestCacheReadsFirstLayout(t *testing.T) {
 // entry, and the entries around it still are.
 func TestCacheDamagedResultIsAMiss(t *testing.T) {
 	entries := randomEntries(4, 3)
-	cs, err := scanCache(encodeCache(entries))
+	cs, err := scanCache(encodeCache(entries, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +203,7 @@ func TestCacheDamagedResultIsAMiss(t *testing.T) {
 	b[0] = 7 // not a boolean: the result cannot start so
 	cs.raw[bad] = rawResult{b: b, s: string(b)}
 	interned := map[string]string{}
-	if r := cs.lookup(bad, interned); r != nil {
+	if r := cs.lookup(bad, interned, nil); r != nil {
 		t.Fatal("a damaged result decoded")
 	}
 	if cs.has(bad) {
@@ -213,7 +213,7 @@ func TestCacheDamagedResultIsAMiss(t *testing.T) {
 		if k == bad {
 			continue
 		}
-		if got := cs.lookup(k, interned); !reflect.DeepEqual(got, want) {
+		if got := cs.lookup(k, interned, nil); !reflect.DeepEqual(got, want) {
 			t.Fatalf("entry %q beside the damaged one: got %#v", k, got)
 		}
 	}
@@ -223,7 +223,7 @@ func TestCacheDamagedResultIsAMiss(t *testing.T) {
 // run asked for as the bytes it read, and they decode as before.
 func TestCacheCompactionKeepsUndecoded(t *testing.T) {
 	entries := randomEntries(5, 30)
-	file := encodeCache(entries)
+	file := encodeCache(entries, nil)
 	cs, err := scanCache(append([]byte(nil), file...))
 	if err != nil {
 		t.Fatal(err)
@@ -234,12 +234,12 @@ func TestCacheCompactionKeepsUndecoded(t *testing.T) {
 		if n++; n > 10 {
 			break
 		}
-		cs.lookup(k, interned) // decoded: written again by the encoder
+		cs.lookup(k, interned, nil) // decoded: written again by the encoder
 	}
 	if len(cs.raw) != 20 || len(cs.dec) != 10 {
 		t.Fatalf("after 10 lookups: %d undecoded, %d decoded", len(cs.raw), len(cs.dec))
 	}
-	got, err := decodeCache(encodeSet(cs))
+	got, err := decodeCache(encodeSet(cs, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,7 +261,7 @@ func BenchmarkCacheRead(b *testing.B) {
 		}
 		entries[cacheKey("go", ".go", fmt.Sprintf("%040x", i))] = res
 	}
-	file := encodeCache(entries)
+	file := encodeCache(entries, nil)
 	b.Run("scan", func(b *testing.B) {
 		for b.Loop() {
 			if _, err := scanCache(bytes.Clone(file)); err != nil {
@@ -307,7 +307,7 @@ func readCache(root, rel string) map[string]*languages.Result {
 	interned := map[string]string{}
 	m := map[string]*languages.Result{}
 	cs.keys(func(k string) {
-		if r := cs.lookup(k, interned); r != nil {
+		if r := cs.lookup(k, interned, nil); r != nil {
 			m[k] = r
 		}
 	})

@@ -286,6 +286,7 @@ func countSnapshot(ctx context.Context, s *snapshot, o Options) (*Counts, error)
 	}
 	if o.Verify != "" && c.distrust == nil {
 		c.distrust = distrusted(ctx, s.root, o)
+		c.proving = true
 	}
 	excludes := compileExcludes(append(append([]string(nil), DefaultExcludes...), o.Excludes...))
 	if s.info != nil && s.partialRev == "" && len(o.Paths) == 0 {

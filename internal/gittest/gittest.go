@@ -18,12 +18,15 @@ func Isolate(t testing.TB) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
-	for _, k := range []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "SENTINEL_CACHE_DIR"} {
+	for _, k := range []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "SENTINEL_CACHE_DIR", "SENTINEL_CACHE_KEY"} {
 		t.Setenv(k, "")
 		os.Unsetenv(k)
 	}
 	t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
 	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	// What sentinel keeps of the user's (the count cache's key) stays in
+	// the test's own directory.
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	t.Setenv("LC_ALL", "C")
 	// Commits need an identity, and the user's must not leak in.
 	t.Setenv("GIT_AUTHOR_NAME", "Jane Doe")
