@@ -14,9 +14,6 @@ import (
 // exclude pattern is compared with the tests its parent counted.
 func countingAt(ctx context.Context, root, rev string) (config.Counting, error) {
 	spec, name := rev+":"+config.File, gitrepo.ShortID(rev)+":"+config.File
-	if rev == indexRev {
-		spec, name = ":"+config.File, "the index's "+config.File
-	}
 	blobs, err := gitrepo.ReadSpecs(ctx, root, []string{spec})
 	if err != nil {
 		return config.Counting{}, err
@@ -27,9 +24,6 @@ func countingAt(ctx context.Context, root, rev string) (config.Counting, error) 
 	}
 	return config.ReadCounting(name, data)
 }
-
-// indexRev names the index for countingAt and OptionsAt.
-const indexRev = ":"
 
 // OptionsAt returns o with what the configuration of rev's tree counts:
 // its excludes and scopes. A check of a commit (the pre-push hook, ci)
@@ -47,4 +41,28 @@ func OptionsAt(ctx context.Context, o Options, rev string) (Options, error) {
 // counting is what o counts, as a configuration says it.
 func (o *Options) counting() config.Counting {
 	return config.Counting{Exclude: o.Excludes, Scope: o.Scopes}
+}
+
+// stagedCounting sets o to count with the configuration the index holds,
+// read from the snapshot's own entry: an exclude pattern written in the
+// work tree and not staged does not change what the commit counts.
+func stagedCounting(ctx context.Context, s *snapshot, o *Options) error {
+	for i := range s.entries {
+		e := &s.entries[i]
+		if e.path != config.File {
+			continue
+		}
+		data, err := s.read(ctx, e)
+		if err != nil {
+			return fmt.Errorf("read the index's %s: %w", config.File, err)
+		}
+		c, err := config.ReadCounting("the index's "+config.File, data)
+		if err != nil {
+			return err
+		}
+		o.Excludes, o.Scopes = c.Exclude, c.Scope
+		return nil
+	}
+	o.Excludes, o.Scopes = nil, nil
+	return nil
 }

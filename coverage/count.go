@@ -142,6 +142,9 @@ type Counts struct {
 	BaselineName string
 	// CommonDir is the repository's common git dir (empty for plain files).
 	CommonDir string
+	// counting is what the count counted with: the options', or the
+	// index's own configuration.
+	counting config.Counting
 	// Temps are files of the snapshot that are temporary files a killed
 	// sentinel left behind, and that git add picked up.
 	Temps []string
@@ -288,6 +291,11 @@ func countSnapshot(ctx context.Context, s *snapshot, o Options) (*Counts, error)
 		c.distrust = distrusted(ctx, s.root, o)
 		c.proving = true
 	}
+	if o.Mode == Index && s.info != nil && s.partialRev == "" {
+		if err := stagedCounting(ctx, s, &o); err != nil {
+			return nil, err
+		}
+	}
 	excludes := compileExcludes(append(append([]string(nil), DefaultExcludes...), o.Excludes...))
 	if s.info != nil && s.partialRev == "" && len(o.Paths) == 0 {
 		c.countedWhole()
@@ -299,7 +307,7 @@ func countSnapshot(ctx context.Context, s *snapshot, o Options) (*Counts, error)
 	c.prefetch(blobs)
 	ea := startEarly(ctx, s, c, excludes, &o)
 	defer ea.stop()
-	out := &Counts{Root: s.root, info: s.info, cache: c}
+	out := &Counts{Root: s.root, info: s.info, cache: c, counting: o.counting()}
 	if out.scopes, err = compileScopes(o.Scopes); err != nil {
 		return nil, err
 	}

@@ -95,6 +95,7 @@ func losses(ctx context.Context, o Options, c *Counts, pending *changesRun) ([]L
 		}
 	}
 	o.cache = c.cache
+	o.Excludes, o.Scopes = c.counting.Exclude, c.counting.Scope
 	ls, err := lossesIn(ctx, c.info, o, ref, changes, after)
 	return ls, ref, err
 }

@@ -558,17 +558,13 @@ func ProjectOptions(ctx context.Context, dir string, mode Mode, rev string) (Opt
 	// cache_dir could write anywhere the user can, or point CI at counts a
 	// pull request forged. SENTINEL_CACHE_DIR, the user's, decides.
 	o := Options{Dir: root, Mode: mode, Rev: rev, Excludes: cfg.Coverage.Exclude, Scopes: cfg.Coverage.Scope}
-	// A commit, or the index, counts with the configuration it holds,
-	// which need not be the work tree's: an exclude pattern added and not
-	// staged, or a commit pushed from another branch.
-	switch {
-	case mode == Index:
-		o, err = OptionsAt(ctx, o, indexRev)
-	case mode == Rev && rev != "":
-		o, err = OptionsAt(ctx, o, rev)
-	}
-	if err != nil {
-		return Options{}, nil, err
+	// A commit counts with the configuration it holds, which need not be
+	// the work tree's (a commit pushed from another branch); the index
+	// does too, and its count reads the staged copy itself (countSnapshot).
+	if mode == Rev && rev != "" {
+		if o, err = OptionsAt(ctx, o, rev); err != nil {
+			return Options{}, nil, err
+		}
 	}
 	return o, cfg, nil
 }
