@@ -37,6 +37,10 @@ type Report struct {
 	PersonOnly []PersonIssue `json:"person_only"`
 	// AcceptCommand records the drops, when there are any.
 	AcceptCommand string `json:"accept_command,omitempty"`
+	// Since is [ci] since as Head holds it ("" for none); Unjudged is how
+	// many commits of the range it left out, being before it.
+	Since    string `json:"since"`
+	Unjudged int    `json:"unjudged"`
 }
 
 // OK reports whether everything passed.
@@ -82,11 +86,16 @@ func Run(ctx context.Context, dir, base string) (*Report, error) {
 // baseline at head, requireBaseline makes that an error; otherwise only
 // attribution is checked (a repository with hooks but no ratchet yet).
 func RunCommits(ctx context.Context, opts coverage.Options, head string, commits []gitrepo.Commit, requireBaseline bool) (*Report, error) {
-	r := &Report{Head: head, Checked: len(commits)}
+	r := &Report{Head: head}
+	var err error
+	if commits, r.Since, r.Unjudged, err = judged(ctx, opts.Dir, head, commits); err != nil {
+		return nil, err
+	}
+	r.Checked = len(commits)
 	opts.Mode, opts.Rev = coverage.Rev, head
 	// head counts with the configuration it holds, which the work tree
 	// (a pre-push from another branch) need not.
-	opts, err := coverage.OptionsAt(ctx, opts, head)
+	opts, err = coverage.OptionsAt(ctx, opts, head)
 	if err != nil {
 		return nil, err
 	}
@@ -154,6 +163,9 @@ func (r *Report) WriteText(w io.Writer) error {
 		if err := tr.WriteText(&b); err != nil {
 			return err
 		}
+	}
+	if r.Unjudged > 0 {
+		fmt.Fprintf(&b, "%d commits before [ci] since (%s) are not judged: sentinel was adopted after them\n", r.Unjudged, gitrepo.ShortID(r.Since))
 	}
 	if r.OK() {
 		fmt.Fprintf(&b, "%d commits checked: the counts hold their peaks, no peak fell without an acceptance, every acceptance is a person's, attribution is clean\n", r.Checked)

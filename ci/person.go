@@ -81,6 +81,9 @@ type PersonIssue struct {
 	// configuration that can lower what is counted: an exclude pattern
 	// added, the scopes changed.
 	Counting []string `json:"counting"`
+	// Since says how the commit moves [ci] since later, so that fewer
+	// commits are judged; "" otherwise.
+	Since string `json:"since"`
 	// Causes are why the commit does not count as a person's.
 	Causes []Cause `json:"causes"`
 }
@@ -99,6 +102,8 @@ type trust struct {
 	// does not read.
 	counting config.Counting
 	countErr error
+	// since is its [ci] since ("" where it does not read).
+	since string
 }
 
 // asks reports whether the tree asks for signatures.
@@ -136,6 +141,7 @@ func readTrust(ctx context.Context, root string, revs []string) (map[string]trus
 				} else {
 					t.path, t.err = config.ReadSigners(config.File, data)
 					t.counting, t.countErr = config.ReadCounting(config.File, data)
+					t.since, _ = config.ReadSince(config.File, data)
 				}
 				parsed[string(data)] = t
 			}
@@ -206,7 +212,10 @@ func CheckPersons(ctx context.Context, root string, syntax *trailers.Syntax, com
 			}
 		}
 		issue.Counting = countingLowered(trusts, c)
-		if len(issue.Accepted) == 0 && len(issue.Lowered) == 0 && issue.Signers == "" && len(issue.Counting) == 0 {
+		if issue.Since, err = sinceMoved(ctx, root, trusts, c); err != nil {
+			return nil, err
+		}
+		if len(issue.Accepted) == 0 && len(issue.Lowered) == 0 && issue.Signers == "" && len(issue.Counting) == 0 && issue.Since == "" {
 			continue
 		}
 		issue.Causes = agentCauses(syntax, c)
@@ -476,6 +485,9 @@ func (p *PersonIssue) changes() []string {
 	}
 	for _, c := range p.Counting {
 		out = append(out, quote.Text(c)+", which can lower what is counted")
+	}
+	if p.Since != "" {
+		out = append(out, p.Since)
 	}
 	return out
 }

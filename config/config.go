@@ -37,6 +37,17 @@ type Config struct {
 	Ratchet Ratchet `toml:"ratchet"`
 	// Guard configures the pre-tool guard for coding agents.
 	Guard Guard `toml:"guard"`
+	// CI configures what sentinel ci and the pre-push hook judge.
+	CI CI `toml:"ci"`
+}
+
+// CI is the [ci] table.
+type CI struct {
+	// Since is the commit enforcement starts from, as sentinel init
+	// records it: sentinel ci and the pre-push hook judge only the commits
+	// after it, and a repository's history before its adoption is never
+	// held to rules it did not have. Empty judges every commit.
+	Since string `toml:"since"`
 }
 
 // Guard is the [guard] table.
@@ -230,6 +241,10 @@ func (c *Config) validate(name string, data []byte) error {
 		if hasControl(agent) || hasControl(model) {
 			return bad("models", "a model holds a control character; write it in plain text")
 		}
+	}
+	if err := CheckSince(c.CI.Since); err != nil {
+		line, col := keyPosition(data, "ci", "since")
+		return fmt.Errorf("%s:%d:%d: ci.since: %w", name, line, col, err)
 	}
 	for _, e := range c.Coverage.Exclude {
 		if strings.TrimSpace(e) == "" || strings.ContainsAny(e, "\r\n") {

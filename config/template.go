@@ -98,6 +98,16 @@ const Template = `# sentinel's project configuration. Every key is shown at its 
 # pattern = "terraform apply *"
 # verdict = "ask"
 
+[ci]
+# The commit enforcement starts from: "sentinel ci" and the pre-push hook
+# judge only the commits after it (and the acceptances and peaks they
+# make), so history from before sentinel is never held to its rules.
+# sentinel init writes the commit it was run at; empty judges every commit.
+# Moving it later lowers what is judged, so only a person may (as an
+# acceptance, and signed where [ratchet] signers asks); moving it earlier
+# is anyone's.
+# since = ""
+
 [hooks]
 # What a hook script does when it cannot find the sentinel binary: fail (the
 # default: the commit or push stops and says how to fix it) or, with true,

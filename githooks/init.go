@@ -13,6 +13,7 @@ import (
 	"github.com/gitsentinel/sentinel/gitrepo"
 	"github.com/gitsentinel/sentinel/internal/atomicfile"
 	"github.com/gitsentinel/sentinel/internal/filelock"
+	"github.com/gitsentinel/sentinel/trailers"
 )
 
 // attributesLine maps the baseline to sentinel's merge driver, and keeps
@@ -79,13 +80,30 @@ func Init(ctx context.Context, o InitOptions) (*InitResult, error) {
 		}
 	}
 
-	wroteConfig, err := writeOnce(ctx, info, config.File, []byte(config.Template))
+	// Enforcement starts at the commit init runs at: the history before
+	// it was made without sentinel, and is not held to its rules.
+	head, err := gitrepo.HeadCommit(ctx, info.Root)
+	if err != nil {
+		return nil, err
+	}
+	template := config.Template
+	if head != "" {
+		template = config.WithSince(head)
+	}
+	wroteConfig, err := writeOnce(ctx, info, config.File, []byte(template))
 	if err != nil {
 		return nil, err
 	}
 	if wroteConfig {
 		res.Done = append(res.Done, "wrote "+config.File+", every key commented at its default")
 		res.Commit = append(res.Commit, config.File)
+		if head != "" {
+			line, err := sinceLine(ctx, info.Root, head)
+			if err != nil {
+				return nil, err
+			}
+			res.Done = append(res.Done, line)
+		}
 	} else {
 		// An existing configuration is the project's: check it, keep it.
 		if _, err := config.Load(info.Root); err != nil {
@@ -168,6 +186,32 @@ func Init(ctx context.Context, o InitOptions) (*InitResult, error) {
 		return res, err
 	}
 	return res, nil
+}
+
+// sinceLine says where enforcement starts, and how many of the commits
+// before it the attribution policy would refuse: they are not judged.
+func sinceLine(ctx context.Context, root, head string) (string, error) {
+	commits, err := gitrepo.Range(ctx, root, head)
+	if err != nil {
+		return "", err
+	}
+	s, err := trailers.LoadSettings(ctx, root)
+	if err != nil {
+		return "", err
+	}
+	rep, err := s.CheckCommits(commits)
+	if err != nil {
+		return "", err
+	}
+	failing := map[string]bool{}
+	for _, f := range rep.Findings {
+		failing[f.Source] = true
+	}
+	line := fmt.Sprintf("[ci] since = %s: sentinel ci and the pre-push hook judge the commits after it", gitrepo.ShortID(head))
+	if len(failing) > 0 {
+		line += fmt.Sprintf("; %d of the %d commits up to it would fail the attribution policy, and will not be judged", len(failing), len(commits))
+	}
+	return line, nil
 }
 
 // writeOnce writes a file below the root, under the repository's lock,

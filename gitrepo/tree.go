@@ -322,6 +322,12 @@ func (b *batchReader) close() error {
 var (
 	// ArgvMergeBase prints the best common ancestor of two commits.
 	ArgvMergeBase = []string{"merge-base"}
+	// ArgvIsAncestor exits 0 when the first commit is an ancestor of the
+	// second (or the same), 1 when it is not.
+	ArgvIsAncestor = []string{"merge-base", "--is-ancestor"}
+	// ArgvHeadCommit prints the commit HEAD names, and fails on an unborn
+	// branch.
+	ArgvHeadCommit = []string{"rev-parse", "--verify", "--quiet", "HEAD^{commit}"}
 	// ArgvIsShallow prints whether the repository is a shallow clone.
 	ArgvIsShallow = []string{"rev-parse", "--is-shallow-repository"}
 	// ArgvRevListNotRemotes lists the commits of a ref that a remote does
@@ -367,6 +373,30 @@ func MergeBase(ctx context.Context, root, a, b string) (string, error) {
 		return "", err
 	}
 	return strings.TrimSpace(string(out)), nil
+}
+
+// HeadCommit returns the full id of the commit HEAD names; "" on an
+// unborn branch.
+func HeadCommit(ctx context.Context, root string) (string, error) {
+	out, err := (&Git{Dir: root}).run(ctx, nil, ArgvHeadCommit)
+	var ee *ExitError
+	if errors.As(err, &ee) && ee.Code == 1 {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// IsAncestor reports whether commit a is b or one of its ancestors.
+func IsAncestor(ctx context.Context, root, a, b string) (bool, error) {
+	_, err := (&Git{Dir: root}).run(ctx, nil, ArgvIsAncestor, a, b)
+	var ee *ExitError
+	if errors.As(err, &ee) && ee.Code == 1 {
+		return false, nil
+	}
+	return err == nil, err
 }
 
 // IsShallow reports whether the repository is a shallow clone.
