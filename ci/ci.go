@@ -153,7 +153,14 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(&b, "commit %s %s: %s\n", gitrepo.ShortID(h.Commit), quote.Name(h.Title), quote.Text(h.Reason))
 	}
 	if len(r.History) > 0 {
-		b.WriteString("  a peak may only fall, and a test may only go, with `sentinel accept` in the same commit\n")
+		b.WriteString("  a peak may only fall, and a test may only go, with `sentinel accept` in the same commit; to mend it forward, a person records it after the fact in a new commit:\n")
+		seen := map[string]bool{}
+		for _, h := range r.History {
+			if !seen[h.Commit] && (h.Test != "" || h.Figure != "") {
+				seen[h.Commit] = true
+				fmt.Fprintf(&b, "    sentinel accept --rev %s --reason \"WHY THESE TESTS WENT\"\n", gitrepo.ShortID(h.Commit))
+			}
+		}
 	}
 	for _, p := range r.PersonOnly {
 		p.writeText(&b)

@@ -20,7 +20,7 @@ import (
 func (r *Report) SARIF(version string) *sarif.Log {
 	var rs sarif.Results
 	coverage.SARIFDrops(&rs, r.Drops, "if the tests were removed or switched off on purpose, a person records it: "+r.AcceptCommand)
-	const historyFix = "a peak may only fall, and a test may only go, with `sentinel accept` in the same commit"
+	const historyFix = "a peak may only fall, and a test may only go, with `sentinel accept` in the same commit, or after the fact with `sentinel accept --rev COMMIT --reason WHY` in a person's later commit"
 	for _, h := range r.History {
 		text := fmt.Sprintf("commit %s %s: %s; %s", gitrepo.ShortID(h.Commit), quote.Name(h.Title), quote.Text(h.Reason), historyFix)
 		if h.Test != "" {

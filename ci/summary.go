@@ -115,7 +115,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			}
 			fmt.Fprintf(&b, "- commit `%s` %s: %s\n", gitrepo.ShortID(h.Commit), md(h.Title), md(h.Reason))
 		}
-		b.WriteString("\nA peak may only fall, and a test may only go, with `sentinel accept` in the same commit.\n\n")
+		b.WriteString("\nA peak may only fall, and a test may only go, with `sentinel accept` in the same commit, or after the fact with `sentinel accept --rev COMMIT --reason WHY` in a person's later commit.\n\n")
 	}
 	if len(r.PersonOnly) > 0 {
 		b.WriteString("### Acceptances a person must make\n\n")

@@ -26,9 +26,10 @@ const notCanonical = "not in the form sentinel writes (keys sorted, two-space in
 var (
 	baselineKeys   = []string{"accepted", "peaks", "version"}
 	peakKeys       = []string{FigureAssertions, FigureTests}
-	acceptanceKeys = []string{"at", "by", "lowered", "reason", "tests"}
+	acceptanceKeys = []string{"at", "by", "commit", "lowered", "reason", "tests"}
 	// requiredAcceptanceKeys are the keys every acceptance has; "tests" is
-	// there only when it names tests.
+	// there only when it names tests, "commit" only for one recorded after
+	// the fact.
 	requiredAcceptanceKeys = []string{"at", "by", "lowered", "reason"}
 	acceptedTestKeys       = []string{"language", "name", "path"}
 )
@@ -261,6 +262,10 @@ func readAcceptance(v *strictjson.Value) (Acceptance, *fault) {
 			a.Lowered, f = readLowered(m.Value)
 		case "tests":
 			a.Tests, f = readAcceptedTests(m.Value)
+		case "commit":
+			if a.Commit, f = text(m, "the commit it accepts after the fact"); f == nil && !fullCommitID(a.Commit) {
+				f = faultf(m.Value.Off, "the acceptance's \"commit\" is %q, not a full commit id", a.Commit)
+			}
 		}
 		return f
 	})
@@ -276,6 +281,19 @@ func readAcceptance(v *strictjson.Value) (Acceptance, *fault) {
 		return a, faultf(v.Off, "the acceptance lowers no figure and names no test: an acceptance records a loss")
 	}
 	return a, nil
+}
+
+// fullCommitID reports 40 or 64 lowercase hex digits.
+func fullCommitID(s string) bool {
+	if len(s) != 40 && len(s) != 64 {
+		return false
+	}
+	for _, r := range s {
+		if !('0' <= r && r <= '9' || 'a' <= r && r <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // readAcceptedTests reads the tests an acceptance lets go: each with its

@@ -73,6 +73,10 @@ func ReviewHistory(ctx context.Context, root string, commits []gitrepo.Commit) (
 	var issues []HistoryIssue
 	var changes []BaselineChange
 	var opts *Options
+	// Acceptances recorded after the fact, by the commit they name: a
+	// commit of the range that adds one is itself a person's to make
+	// (changes), as any acceptance.
+	later := laterAcceptances(commits, parse)
 	for _, c := range commits {
 		title := firstLine(c.Message)
 		cur, err := parse(c.Hash)
@@ -92,6 +96,9 @@ func ReviewHistory(ctx context.Context, root string, commits []gitrepo.Commit) (
 			continue
 		}
 		for _, l := range Lowered(ref, cur) {
+			if later.lowers(c.Hash, l) {
+				continue
+			}
 			issues = append(issues, HistoryIssue{Commit: c.Hash, Title: title, Key: l.Key, Figure: l.Figure, Before: l.Before, After: l.After,
 				Reason: fmt.Sprintf("the peak of %s %s fell from %d to %d without an acceptance in the same commit", l.Key, l.Figure, l.Before, l.After)})
 		}
@@ -130,11 +137,62 @@ func ReviewHistory(ctx context.Context, root string, commits []gitrepo.Commit) (
 			return nil, nil, err
 		}
 		for _, l := range ls {
+			if later.lets(c.Hash, l) {
+				continue
+			}
 			issues = append(issues, HistoryIssue{Commit: c.Hash, Title: title, Key: l.Language, Test: l.Name, Path: l.Path, Line: l.Line, Cause: l.Cause,
-				Reason: l.Text() + ", and the commit adds no acceptance that names it"})
+				Reason: l.Text() + ", and neither the commit nor a later one adds an acceptance that names it"})
 		}
 	}
 	return issues, changes, nil
+}
+
+// forward holds the acceptances recorded after the fact (Acceptance.Commit),
+// by the full id of the commit they name.
+type forward map[string][]Acceptance
+
+// laterAcceptances collects the acceptances after the fact that the
+// baselines of the range hold.
+func laterAcceptances(commits []gitrepo.Commit, parse func(string) (*Baseline, error)) forward {
+	out := forward{}
+	seen := map[string]bool{}
+	for _, c := range commits {
+		b, err := parse(c.Hash)
+		if err != nil || b == nil {
+			continue
+		}
+		for _, a := range b.Accepted {
+			if a.Commit != "" && !seen[a.key()] {
+				seen[a.key()] = true
+				out[a.Commit] = append(out[a.Commit], a)
+			}
+		}
+	}
+	return out
+}
+
+// lets reports whether an acceptance after the fact names a test the
+// commit lost.
+func (f forward) lets(commit string, l Loss) bool {
+	for _, a := range f[commit] {
+		for _, t := range a.Tests {
+			if t.Key() == l.Key() {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// lowers reports whether an acceptance after the fact covers a peak the
+// commit lowered, to at most its new value.
+func (f forward) lowers(commit string, l Lowering) bool {
+	for _, a := range f[commit] {
+		if v, ok := a.Lowered[l.Key][l.Figure]; ok && v[1] <= l.After {
+			return true
+		}
+	}
+	return false
 }
 
 // AddedAcceptances lists the acceptances cur holds and ref lacks. An

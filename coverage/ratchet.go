@@ -377,6 +377,10 @@ type AcceptOptions struct {
 	Scopes []config.Scope
 	// CacheDir is the configured cache directory, as in Options.
 	CacheDir string
+	// Rev, when set, is a commit already made whose losses the acceptance
+	// lets go after the fact: the tests it lost and the peaks it lowered
+	// without an acceptance (Acceptance.Commit).
+	Rev string
 }
 
 // AcceptResult is what Accept did: it recorded a new acceptance, or it
@@ -433,13 +437,29 @@ func Accept(ctx context.Context, o AcceptOptions) (*AcceptResult, error) {
 		}
 	}
 	rec := Acceptance{At: o.Now.UTC().Format(time.RFC3339), By: o.By, Reason: strings.TrimSpace(o.Reason), Lowered: map[string]map[string][2]int{}}
+	var after *afterTheFact
+	if o.Rev != "" {
+		if after, err = commitToAccept(ctx, o); err != nil {
+			return nil, err
+		}
+		rec.Commit = after.commit
+		for _, l := range after.losses {
+			if wantLanguage(want, l.Language) {
+				rec.Tests = append(rec.Tests, AcceptedTest{Language: l.Language, Name: l.Name, Path: l.Path})
+			}
+		}
+	}
 	// The tests lost by name go into the record too, from the index (what
-	// git commit takes) and the work tree (what commit -a takes).
+	// git commit takes) and the work tree (what commit -a takes); after
+	// the fact, those of the commit named.
 	seenLoss := map[string]bool{}
 	for _, side := range []struct {
 		mode Mode
 		c    *Counts
 	}{{Index, idx}, {WorkTree, wt}} {
+		if after != nil {
+			break
+		}
 		ls, _, err := losses(ctx, Options{Dir: o.Dir, Mode: side.mode, Excludes: o.Excludes, Scopes: o.Scopes, CacheDir: o.CacheDir}, side.c, nil)
 		if err != nil {
 			return nil, err
@@ -482,9 +502,38 @@ func Accept(ctx context.Context, o AcceptOptions) (*AcceptResult, error) {
 				out.Peaks[k] = p
 			}
 		}
+		if after != nil {
+			// What an earlier acceptance after the fact let go of the same
+			// commit is not accepted twice; the peaks the commit lowered
+			// are recorded beside those this acceptance lowers now.
+			already := forward{}
+			for _, a := range b.Accepted {
+				if a.Commit == after.commit {
+					already[a.Commit] = append(already[a.Commit], a)
+				}
+			}
+			var keep []AcceptedTest
+			for _, t := range rec.Tests {
+				if !already.lets(after.commit, Loss{Language: t.Language, Name: t.Name, Path: t.Path}) {
+					keep = append(keep, t)
+				}
+			}
+			rec.Tests = keep
+			for _, l := range after.falls {
+				if (len(want) > 0 && !want[l.Key]) || already.lowers(after.commit, l) {
+					continue
+				}
+				if rec.Lowered[l.Key] == nil {
+					rec.Lowered[l.Key] = map[string][2]int{}
+				}
+				if _, now := rec.Lowered[l.Key][l.Figure]; !now {
+					rec.Lowered[l.Key][l.Figure] = [2]int{l.Before, l.After}
+				}
+			}
+		}
 		// Tests that an acceptance not yet committed lets go already are
 		// not accepted twice.
-		if len(rec.Tests) > 0 {
+		if len(rec.Tests) > 0 && after == nil {
 			head, err := BaselineAt(ctx, wt.Root, "HEAD")
 			var be *BaselineError
 			if err != nil && !errors.As(err, &be) {
@@ -515,6 +564,9 @@ func Accept(ctx context.Context, o AcceptOptions) (*AcceptResult, error) {
 				restaged = unstaged
 				return b, nil
 			}
+			if after != nil {
+				return nil, fmt.Errorf("%w: commit %s lost no test and lowered no peak that an acceptance does not cover", ErrNothingToAccept, gitrepo.ShortID(after.commit))
+			}
 			return nil, ErrNothingToAccept
 		}
 		out.Accepted = append(out.Accepted, rec)
@@ -527,6 +579,58 @@ func Accept(ctx context.Context, o AcceptOptions) (*AcceptResult, error) {
 		return &AcceptResult{Restaged: restaged}, nil
 	}
 	return &AcceptResult{Recorded: &rec}, nil
+}
+
+// afterTheFact is what a commit already made lost without an acceptance.
+type afterTheFact struct {
+	commit string
+	losses []Loss
+	falls  []Lowering
+}
+
+// commitToAccept reads what the commit o.Rev names lost against its first
+// parent, each side counted with its own configuration, that no acceptance
+// of its own lets go: the tests, and the peaks its baseline lowered.
+func commitToAccept(ctx context.Context, o AcceptOptions) (*afterTheFact, error) {
+	root, err := gitrepo.FindRoot(ctx, o.Dir)
+	if err != nil {
+		return nil, err
+	}
+	id, err := gitrepo.ResolveCommit(ctx, root, o.Rev)
+	if err != nil {
+		return nil, err
+	}
+	if id == "" {
+		return nil, fmt.Errorf("--rev %s names no commit: give the id `git log` shows for the commit that lost the tests", quote.Name(o.Rev))
+	}
+	cs, err := gitrepo.CommitsByID(ctx, root, []string{id})
+	if err != nil {
+		return nil, err
+	}
+	if len(cs) != 1 || len(cs[0].Parents) == 0 {
+		return nil, fmt.Errorf("commit %s has no parent: there is nothing it could have lost", gitrepo.ShortID(id))
+	}
+	parent := cs[0].Parents[0]
+	cur, err := BaselineAt(ctx, root, id)
+	if err != nil {
+		return nil, err
+	}
+	ref, err := BaselineAt(ctx, root, parent)
+	if err != nil {
+		return nil, err
+	}
+	if cur == nil || ref == nil {
+		return nil, fmt.Errorf("commit %s or its parent has no %s: the ratchet did not hold there", gitrepo.ShortID(id), BaselinePath)
+	}
+	ro, err := OptionsAt(ctx, Options{Dir: root, CacheDir: o.CacheDir}, id)
+	if err != nil {
+		return nil, err
+	}
+	ls, err := CommitLosses(ctx, ro, id, parent, cur, ref)
+	if err != nil {
+		return nil, err
+	}
+	return &afterTheFact{commit: id, losses: ls, falls: Lowered(ref, cur)}, nil
 }
 
 // wantLanguage reports whether --language values (rows: a language, or

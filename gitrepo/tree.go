@@ -325,9 +325,9 @@ var (
 	// ArgvIsAncestor exits 0 when the first commit is an ancestor of the
 	// second (or the same), 1 when it is not.
 	ArgvIsAncestor = []string{"merge-base", "--is-ancestor"}
-	// ArgvHeadCommit prints the commit HEAD names, and fails on an unborn
-	// branch.
-	ArgvHeadCommit = []string{"rev-parse", "--verify", "--quiet", "HEAD^{commit}"}
+	// ArgvResolveCommit prints the full id of the commit a revision
+	// (appended, with ^{commit}) names, and fails with 1 on none.
+	ArgvResolveCommit = []string{"rev-parse", "--verify", "--quiet", "--end-of-options"}
 	// ArgvIsShallow prints whether the repository is a shallow clone.
 	ArgvIsShallow = []string{"rev-parse", "--is-shallow-repository"}
 	// ArgvRevListNotRemotes lists the commits of a ref that a remote does
@@ -378,7 +378,13 @@ func MergeBase(ctx context.Context, root, a, b string) (string, error) {
 // HeadCommit returns the full id of the commit HEAD names; "" on an
 // unborn branch.
 func HeadCommit(ctx context.Context, root string) (string, error) {
-	out, err := (&Git{Dir: root}).run(ctx, nil, ArgvHeadCommit)
+	return ResolveCommit(ctx, root, "HEAD")
+}
+
+// ResolveCommit returns the full id of the commit rev names; "" when it
+// names none.
+func ResolveCommit(ctx context.Context, root, rev string) (string, error) {
+	out, err := (&Git{Dir: root}).run(ctx, nil, ArgvResolveCommit, rev+"^{commit}")
 	var ee *ExitError
 	if errors.As(err, &ee) && ee.Code == 1 {
 		return "", nil

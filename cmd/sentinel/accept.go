@@ -19,6 +19,7 @@ import (
 type acceptOptions struct {
 	reason    string
 	languages []string
+	rev       string
 }
 
 func acceptCommand(e *env) *cli.Command {
@@ -28,9 +29,10 @@ func acceptCommand(e *env) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "reason", Usage: "why the tests went (required)"},
 			&cli.StringSliceFlag{Name: "language", Usage: "only this row (repeatable); default: every row below its peak"},
+			&cli.StringFlag{Name: "rev", Usage: "accept, after the fact, what a commit already made lost without an acceptance (one that skipped the hooks), in a new commit instead of a rewrite of history"},
 		},
 		Action: func(c *cli.Context) error {
-			return runAccept(c, e, acceptOptions{reason: c.String("reason"), languages: c.StringSlice("language")})
+			return runAccept(c, e, acceptOptions{reason: c.String("reason"), languages: c.StringSlice("language"), rev: c.String("rev")})
 		},
 	}
 }
@@ -58,7 +60,7 @@ func runAccept(c *cli.Context, e *env, o acceptOptions) error {
 	}
 	res, err := coverage.Accept(c.Context, coverage.AcceptOptions{
 		Dir: opts.Dir, Reason: o.reason, Languages: o.languages, By: by, Now: time.Now(), Excludes: opts.Excludes, Scopes: opts.Scopes,
-		CacheDir: opts.CacheDir,
+		CacheDir: opts.CacheDir, Rev: o.rev,
 	})
 	if errors.Is(err, coverage.ErrNothingToAccept) {
 		fmt.Fprintf(e.stderr, "sentinel: %v; `sentinel status` shows the margins\n", err)
@@ -83,6 +85,12 @@ func runAccept(c *cli.Context, e *env, o acceptOptions) error {
 	}
 	for _, t := range rec.Tests {
 		fmt.Fprintf(e.stdout, "lets go %s %s (%s)\n", t.Language, quote.Name(t.Name), quote.Path(t.Path))
+	}
+	if rec.Commit != "" {
+		fmt.Fprintf(e.stdout, "for commit %s, after the fact\n", gitrepo.ShortID(rec.Commit))
+		fmt.Fprintf(e.stdout, "recorded by %s: %s\nstaged %s: commit it (`git commit -m \"Accept the tests %s lost\"`)\n", quote.Name(rec.By), quote.Name(rec.Reason), coverage.BaselinePath, gitrepo.ShortID(rec.Commit))
+		signHint(e, cfg.Ratchet.Signers)
+		return nil
 	}
 	fmt.Fprintf(e.stdout, "recorded by %s: %s\nstaged %s: commit it with the change\n", quote.Name(rec.By), quote.Name(rec.Reason), coverage.BaselinePath)
 	signHint(e, cfg.Ratchet.Signers)
