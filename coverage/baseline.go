@@ -32,13 +32,13 @@ type Peak struct {
 // Acceptance records a removal a person intended: who, when, why, and each
 // lowered figure as [from, to].
 type Acceptance struct {
-	At      string                       `json:"at"`
-	By      string                       `json:"by"`
+	At string `json:"at"`
+	By string `json:"by"`
 	// Commit, when set, is the commit whose losses the acceptance lets go
 	// after the fact (accept --rev): the tests it names that that commit
 	// lost, and the peaks of Lowered that it lowered, are accepted as if
 	// in it, by a person's later commit instead of a rewrite of history.
-	Commit string `json:"commit,omitempty"`
+	Commit  string                       `json:"commit,omitempty"`
 	Lowered map[string]map[string][2]int `json:"lowered"`
 	Reason  string                       `json:"reason"`
 	// Tests are the tests the acceptance lets go, by language, file and
