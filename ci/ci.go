@@ -41,6 +41,9 @@ type Report struct {
 	// many commits of the range it left out, being before it.
 	Since    string `json:"since"`
 	Unjudged int    `json:"unjudged"`
+	// Attested are the commits the trailer policy refuses that a person
+	// attested after the fact, by their short ids.
+	Attested []string `json:"attested"`
 }
 
 // OK reports whether everything passed.
@@ -124,7 +127,25 @@ func RunCommits(ctx context.Context, opts coverage.Options, head string, commits
 	if err != nil {
 		return nil, err
 	}
-	r.Attribution = tr.Findings
+	// A commit a person attested after the fact (sentinel trailers
+	// attest) has its attribution mended; the commit that attests is
+	// judged below, as any that adds an acceptance.
+	attested := map[string]bool{}
+	for _, ch := range changes {
+		for _, a := range ch.Added {
+			if a.AssistedBy != "" && a.Commit != "" {
+				attested[gitrepo.ShortID(a.Commit)] = true
+			}
+		}
+	}
+	r.Attested, r.Attribution = []string{}, []trailers.Finding{}
+	for _, f := range tr.Findings {
+		if attested[f.Source] {
+			r.Attested = append(r.Attested, f.Source)
+			continue
+		}
+		r.Attribution = append(r.Attribution, f)
+	}
 	if r.PersonOnly, err = CheckPersons(ctx, opts.Dir, &s.Syntax, commits, changes); err != nil {
 		return nil, err
 	}
@@ -170,6 +191,9 @@ func (r *Report) WriteText(w io.Writer) error {
 		if err := tr.WriteText(&b); err != nil {
 			return err
 		}
+	}
+	for _, id := range r.Attested {
+		fmt.Fprintf(&b, "commit %s: its attribution is attested after the fact in the baseline\n", id)
 	}
 	if r.Unjudged > 0 {
 		fmt.Fprintf(&b, "%d commits before [ci] since (%s) are not judged: sentinel was adopted after them\n", r.Unjudged, gitrepo.ShortID(r.Since))

@@ -475,6 +475,10 @@ func firstLine(msg []byte) string {
 func (p *PersonIssue) changes() []string {
 	var out []string
 	for _, a := range p.Accepted {
+		if a.AssistedBy != "" {
+			out = append(out, fmt.Sprintf("it attests that commit %s was made with %s (at %s by %s)", gitrepo.ShortID(a.Commit), quote.Name(a.AssistedBy), quote.Name(a.At), quote.Name(a.By)))
+			continue
+		}
 		out = append(out, fmt.Sprintf("it adds the acceptance at %s by %s: %s", quote.Name(a.At), quote.Name(a.By), quote.Name(a.Reason)))
 	}
 	for _, l := range p.Lowered {

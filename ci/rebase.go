@@ -90,8 +90,9 @@ func (r *Report) fixMissingAssisted(base string, commits []gitrepo.Commit) {
 	if len(adds) > 1 {
 		what = fmt.Sprintf("the %d commits that lack it", len(adds))
 	}
-	for _, v := range fixes {
-		v.Fix = fmt.Sprintf("add the missing Assisted-by (%s here) to %s, rewriting the commits after it (a signed one must be signed again), then push with --force-with-lease: %s", v.Assisted, what, recipe)
+	for i, v := range fixes {
+		v.Fix = fmt.Sprintf("mend it forward, with no rewrite: a person runs `sentinel trailers attest --assisted-by %s %s` and commits the baseline; or add the missing Assisted-by (%s here) to %s, rewriting the commits after it (a signed one must be signed again), then push with --force-with-lease: %s",
+			shellQuote(adds[i].value), gitrepo.ShortID(adds[i].hash), v.Assisted, what, recipe)
 	}
 }
 
@@ -108,10 +109,11 @@ func onceEach(findings []trailers.Finding) []trailers.Finding {
 			if v.Rule != trailers.RuleMissingAssisted || !strings.Contains(v.Fix, "GIT_SEQUENCE_EDITOR=") {
 				continue
 			}
-			if seen[v.Fix] {
-				v.Fix = "the rebase above, which adds it to this commit too"
+			attest, rebase, _ := strings.Cut(v.Fix, "; or add the missing Assisted-by")
+			if seen[rebase] {
+				v.Fix = attest + "; or the rebase above, which adds it to this commit too"
 			}
-			seen[v.Fix] = true
+			seen[rebase] = true
 		}
 		out[i] = f
 	}

@@ -32,8 +32,13 @@ type Peak struct {
 // Acceptance records a removal a person intended: who, when, why, and each
 // lowered figure as [from, to].
 type Acceptance struct {
-	At string `json:"at"`
-	By string `json:"by"`
+	// AssistedBy, with Commit, makes the record an attestation: a person
+	// says after the fact that the commit was made with this agent
+	// ("AGENT:MODEL", the Assisted-by it lacked), and sentinel ci takes the
+	// commit's attribution as mended, with no rewrite of history.
+	AssistedBy string `json:"assisted_by,omitempty"`
+	At         string `json:"at"`
+	By         string `json:"by"`
 	// Commit, when set, is the commit whose losses the acceptance lets go
 	// after the fact (accept --rev): the tests it names that that commit
 	// lost, and the peaks of Lowered that it lowered, are accepted as if

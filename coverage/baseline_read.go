@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 	"time"
 
 	"github.com/gitsentinel/sentinel/internal/strictjson"
@@ -26,7 +27,7 @@ const notCanonical = "not in the form sentinel writes (keys sorted, two-space in
 var (
 	baselineKeys   = []string{"accepted", "peaks", "version"}
 	peakKeys       = []string{FigureAssertions, FigureTests}
-	acceptanceKeys = []string{"at", "by", "commit", "lowered", "reason", "tests"}
+	acceptanceKeys = []string{"assisted_by", "at", "by", "commit", "lowered", "reason", "tests"}
 	// requiredAcceptanceKeys are the keys every acceptance has; "tests" is
 	// there only when it names tests, "commit" only for one recorded after
 	// the fact.
@@ -262,6 +263,10 @@ func readAcceptance(v *strictjson.Value) (Acceptance, *fault) {
 			a.Lowered, f = readLowered(m.Value)
 		case "tests":
 			a.Tests, f = readAcceptedTests(m.Value)
+		case "assisted_by":
+			if a.AssistedBy, f = text(m, "the agent the commit was made with"); f == nil && strings.ContainsFunc(a.AssistedBy, unicode.IsControl) {
+				f = faultf(m.Value.Off, "the acceptance's \"assisted_by\" holds a control character")
+			}
 		case "commit":
 			if a.Commit, f = text(m, "the commit it accepts after the fact"); f == nil && !fullCommitID(a.Commit) {
 				f = faultf(m.Value.Off, "the acceptance's \"commit\" is %q, not a full commit id", a.Commit)
@@ -277,7 +282,10 @@ func readAcceptance(v *strictjson.Value) (Acceptance, *fault) {
 			return a, faultf(v.Off, "an acceptance has no %q (it needs %s)", k, quoteList(requiredAcceptanceKeys))
 		}
 	}
-	if len(a.Lowered) == 0 && len(a.Tests) == 0 {
+	if a.AssistedBy != "" && a.Commit == "" {
+		return a, faultf(v.Off, "the attestation names no \"commit\": it attests the attribution of one commit")
+	}
+	if len(a.Lowered) == 0 && len(a.Tests) == 0 && a.AssistedBy == "" {
 		return a, faultf(v.Off, "the acceptance lowers no figure and names no test: an acceptance records a loss")
 	}
 	return a, nil

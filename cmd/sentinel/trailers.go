@@ -19,6 +19,7 @@ func trailersCommand(e *env) *cli.Command {
 			trailersParseCommand(e),
 			trailersAddCommand(e),
 			trailersCheckCommand(e),
+			trailersAttestCommand(e),
 		},
 	}
 }
