@@ -205,3 +205,51 @@ func TestBaselineErrorNames(t *testing.T) {
 		}
 	}
 }
+
+// TestParseBaselineAfterTheFact: an acceptance recorded after the fact
+// names its commit by full id; an attestation needs one, and lowers
+// nothing.
+func TestParseBaselineAfterTheFact(t *testing.T) {
+	const id = "0123456789abcdef0123456789abcdef01234567"
+	doc := func(acceptance string) []byte {
+		return []byte(`{
+  "accepted": [
+    ` + acceptance + `
+  ],
+  "peaks": {},
+  "version": 1
+}
+`)
+	}
+	// An attestation and an acceptance after the fact, as Attest and
+	// accept --rev write them, read back whole.
+	want := &Baseline{Version: BaselineVersion, Peaks: map[string]Peak{"go": {Tests: 1, Assertions: 1}}, Accepted: []Acceptance{
+		{AssistedBy: "Claude:unknown", At: "2026-12-01T00:00:00Z", By: "Jane Doe <jane@example.com>", Commit: id, Lowered: map[string]map[string][2]int{}, Reason: "r"},
+		{At: "2026-12-01T00:00:01Z", By: "Jane Doe <jane@example.com>", Commit: id, Lowered: map[string]map[string][2]int{"go": {"tests": {2, 1}}}, Reason: "r",
+			Tests: []AcceptedTest{{Language: "go", Name: "TestSub", Path: "a_test.go"}}},
+	}}
+	got, err := ParseBaseline("b.json", want.Marshal())
+	if err != nil {
+		t.Fatalf("a baseline with acceptances after the fact: %v\n%s", err, want.Marshal())
+	}
+	if !reflect.DeepEqual(got.Accepted, want.Accepted) {
+		t.Errorf("read back %+v, want %+v", got.Accepted, want.Accepted)
+	}
+	for _, tc := range []struct {
+		name, acceptance, wantErr string
+	}{
+		{"attestation without a commit", `{"assisted_by": "Claude:unknown", "at": "2026-12-01T00:00:00Z", "by": "Jane Doe <jane@example.com>", "lowered": {}, "reason": "r"}`, "names no \"commit\""},
+		{"an abbreviated commit", `{"at": "2026-12-01T00:00:00Z", "by": "Jane Doe <jane@example.com>", "commit": "0123456", "lowered": {"go": {"tests": [2, 1]}}, "reason": "r"}`, "not a full commit id"},
+		{"a control character", `{"assisted_by": "Claude:\u001b]0;x", "at": "2026-12-01T00:00:00Z", "by": "Jane Doe <jane@example.com>", "commit": "` + id + `", "lowered": {}, "reason": "r"}`, "control character"},
+	} {
+		_, f := decodeBaseline(doc(tc.acceptance))
+		var err error
+		if f != nil {
+			err = errors.New(f.msg)
+		}
+		switch {
+		case err == nil || !strings.Contains(err.Error(), tc.wantErr):
+			t.Errorf("%s: err = %v, want one saying %q", tc.name, err, tc.wantErr)
+		}
+	}
+}
