@@ -194,6 +194,9 @@ func Parse(name string, data []byte) (*Config, error) {
 		var de *toml.DecodeError
 		if errors.As(err, &de) {
 			row, col := de.Position()
+			if want := expected(de.Key()); want != "" && strings.Contains(de.Error(), "cannot decode") {
+				return nil, fmt.Errorf("%s:%d:%d: %s must be %s", name, row, col, strings.Join(de.Key(), "."), want)
+			}
 			return nil, fmt.Errorf("%s:%d:%d: %s", name, row, col, de.Error())
 		}
 		return nil, fmt.Errorf("%s: %w", name, err)

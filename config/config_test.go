@@ -108,3 +108,24 @@ func TestReadSigners(t *testing.T) {
 		})
 	}
 }
+
+// TestTypeErrors: a value of the wrong type is named by its key and what
+// it must be, at its place, never by Go's field names.
+func TestTypeErrors(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"[ratchet]\nauto_raise = \"yes\"\n", "c.toml:2:14: ratchet.auto_raise must be true or false"},
+		{"[coverage]\nexclude = \"x\"\n", `c.toml:2:11: coverage.exclude must be a list of strings, such as ["a", "b"]`},
+		{"[guard]\nrules = 3\n", "c.toml:2:9: guard.rules must be a list of tables: [[guard.rules]] entries, each with its own keys"},
+		{"[[guard.rules]]\ntool = 3\n", "c.toml:2:8: guard.rules.tool must be a string, in quotes"},
+		{"[trailers.models]\nclaude = 1\n", "c.toml:2:10: trailers.models.claude must be a string, in quotes"},
+		{"trailers = 1\n", "c.toml:1:12: trailers must be a table: [trailers]"},
+	} {
+		_, err := Parse("c.toml", []byte(tc.in))
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("Parse(%q) = %v, want %s", tc.in, err, tc.want)
+		}
+		if err != nil && strings.Contains(err.Error(), "config.") {
+			t.Errorf("Parse(%q) names Go internals: %v", tc.in, err)
+		}
+	}
+}

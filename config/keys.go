@@ -114,3 +114,56 @@ func (e *KeyError) Fix() string {
 	}
 	return fix
 }
+
+// expected says, for people, what a key's value must be, read from the
+// type of its field: "true or false" for ratchet.auto_raise. It is "" for
+// a key the configuration does not know.
+func expected(key []string) string {
+	t := reflect.TypeOf(Config{})
+	for _, part := range key {
+		for t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Struct {
+			t = t.Elem() // an array of tables: the element's keys
+		}
+		switch t.Kind() {
+		case reflect.Struct:
+			f, ok := fieldByKey(t, part)
+			if !ok {
+				return ""
+			}
+			t = f.Type
+		case reflect.Map:
+			t = t.Elem()
+		default:
+			return ""
+		}
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		return "true or false"
+	case reflect.String:
+		return "a string, in quotes"
+	case reflect.Int, reflect.Int64:
+		return "a whole number"
+	case reflect.Map:
+		return "a table of " + kindName(t.Elem())
+	case reflect.Slice:
+		if t.Elem().Kind() == reflect.Struct {
+			return "a list of tables: [[" + strings.Join(key, ".") + "]] entries, each with its own keys"
+		}
+		return "a list of " + kindName(t.Elem()) + `, such as ["a", "b"]`
+	case reflect.Struct:
+		return "a table: [" + strings.Join(key, ".") + "]"
+	}
+	return ""
+}
+
+// kindName names a value type in the plural, as a list or table holds it.
+func kindName(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Bool:
+		return "true or false values"
+	case reflect.Int, reflect.Int64:
+		return "whole numbers"
+	}
+	return "strings"
+}
