@@ -3,7 +3,8 @@ GO      ?= go
 BIN     ?= bin/sentinel
 ENGINE  ?= $(dir $(BIN))sentinel-engine
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-LDFLAGS := -s -w -X main.version=$(VERSION)
+COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null)
+LDFLAGS := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 # urfave/cli's man-page generator costs every run start-up time and no feature;
 # netgo and osusergo keep libc's resolver and user lookup out of the static link.
 TAGS    := urfave_cli_no_docs netgo osusergo

@@ -22,7 +22,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 	if err != nil {
 		return err
 	}
-	cli.VersionPrinter = func(c *cli.Context) { io.WriteString(c.App.Writer, versionLine()) }
+	cli.VersionPrinter = func(c *cli.Context) { io.WriteString(c.App.Writer, versionText()) }
+	cli.VersionFlag = &cli.BoolFlag{Name: "version", Aliases: []string{"v", "V"}, Usage: "print the version, the commit, the Go version and the platform", DisableDefaultText: true}
+	if versionArgs(args[1:]) {
+		_, err := io.WriteString(stdout, versionText())
+		return err
+	}
 	app := &cli.App{
 		Name: "sentinel",
 		// The name in help and errors is the command people type, also
@@ -57,6 +62,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 			historyCommand(e),
 			countCommand(e),
 			trailersCommand(e),
+			versionCommand(e),
 			hookCommand(e),
 			initCommand(e),
 			installCommand(e),

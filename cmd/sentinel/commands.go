@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 )
 
 // sentinel is built as two binaries, installed side by side. The front,
@@ -26,9 +27,26 @@ const frontVersionEnv = "SENTINEL_FRONT_VERSION"
 // a sentinel whose `--version` does.
 const modulePath = "github.com/gitsentinel/sentinel"
 
-// versionLine is what `--version` prints.
+// versionLine is the first line `--version` prints, the one a hook reads
+// to know a build of sentinel.
 func versionLine() string {
 	return fmt.Sprintf("sentinel version %s (%s)\n", version, modulePath)
+}
+
+// versionText is what `sentinel version`, `--version`, `-v` and `-V`
+// print: the version line, then the commit, the Go version and the
+// platform, as gh prints its own.
+func versionText() string {
+	c := commit
+	if c == "" {
+		c = "unknown"
+	}
+	return versionLine() + fmt.Sprintf("commit %s, %s, %s/%s\n", c, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+}
+
+// versionArgs reports a command line that asks for the version alone.
+func versionArgs(rest []string) bool {
+	return len(rest) == 1 && (rest[0] == "--version" || rest[0] == "-v" || rest[0] == "-V" || rest[0] == "version")
 }
 
 // engineVerdictEnv tells an engine the front started for a guard event that

@@ -7,8 +7,12 @@ import (
 	"github.com/gitsentinel/sentinel/trailers"
 )
 
-// version is set at build time with -ldflags "-X main.version=…".
-var version = "dev"
+// version is set at build time with -ldflags "-X main.version=…", and
+// commit, the source's commit id, with -X main.commit=….
+var (
+	version = "dev"
+	commit  = ""
+)
 
 // env is what every command may touch of the outside world.
 type env struct {

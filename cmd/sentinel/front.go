@@ -25,8 +25,8 @@ import (
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) error {
 	rest := args[1:]
 	switch {
-	case len(rest) == 1 && (rest[0] == "--version" || rest[0] == "-v"):
-		_, err := io.WriteString(stdout, versionLine())
+	case versionArgs(rest):
+		_, err := io.WriteString(stdout, versionText())
 		return err
 	case len(rest) >= 2 && rest[0] == "hook" && (rest[1] == "commit-msg" || rest[1] == "prepare-commit-msg") && !wantsHelp(rest[2:]):
 		e, err := newEnv(args, stdin, stdout, stderr, getenv)

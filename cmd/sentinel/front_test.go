@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -74,8 +75,13 @@ func TestFrontAndEngine(t *testing.T) {
 	bin := buildPair(t)
 	front := filepath.Join(bin, "sentinel")
 
-	if out, _, code := runIn(t, repo, nil, nil, front, "--version"); code != 0 || out != "sentinel version test-1 (github.com/gitsentinel/sentinel)\n" {
-		t.Errorf("--version: %q, exit %d", out, code)
+	// The first line is the one hooks read; the second says what was
+	// built, as gh does. Each spelling asks the same.
+	wantVersion := "sentinel version test-1 (github.com/gitsentinel/sentinel)\ncommit unknown, " + runtime.Version() + ", " + runtime.GOOS + "/" + runtime.GOARCH + "\n"
+	for _, args := range [][]string{{"--version"}, {"-v"}, {"-V"}, {"version"}} {
+		if out, _, code := runIn(t, repo, nil, nil, front, args...); code != 0 || out != wantVersion {
+			t.Errorf("%s: %q, exit %d; want %q", args[0], out, code, wantVersion)
+		}
 	}
 	// Help comes from the engine, which knows every command.
 	if out, _, code := runIn(t, repo, nil, nil, front, "--help"); code != 0 || !strings.Contains(out, "merge-baseline") {
