@@ -252,6 +252,9 @@ func (g *Git) revParse(ctx context.Context, argv []string, extra ...string) ([]b
 		if errors.As(err, &ee) && strings.Contains(ee.Stderr, "not a git repository") {
 			return nil, ErrNotRepository
 		}
+		if errors.As(err, &ee) && strings.Contains(ee.Stderr, "must be run in a work tree") {
+			return nil, ErrNoWorkTree
+		}
 		return nil, err
 	}
 	return out, nil

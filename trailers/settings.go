@@ -55,7 +55,8 @@ func LoadConfig(ctx context.Context, dir string) (*Settings, error) {
 	s := &Settings{Syntax: DefaultSyntax()}
 	root, err := gitrepo.FindRoot(ctx, dir)
 	switch {
-	case errors.Is(err, gitrepo.ErrNotRepository):
+	case errors.Is(err, gitrepo.ErrNotRepository), errors.Is(err, gitrepo.ErrNoWorkTree):
+		// No work tree, no project configuration: the defaults.
 		s.Config = config.Default()
 		return s, nil
 	case err != nil:

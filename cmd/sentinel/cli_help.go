@@ -4,6 +4,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/gitsentinel/sentinel/internal/quote"
 	"regexp"
 	"sort"
 	"strings"
@@ -106,6 +107,20 @@ func shapeCommand(c *cli.Command, name string) {
 		// A leaf takes arguments of its own (a path, a hook's name): a
 		// "help" there is an argument, and the help is --help.
 		c.HideHelpCommand = true
+		if c.ArgsUsage == "" {
+			// A command that names no arguments takes none, every one
+			// alike: a stray word is a mistake, not ignored.
+			before := c.Before
+			c.Before = func(ctx *cli.Context) error {
+				if ctx.NArg() > 0 {
+					return &usageError{fmt.Errorf("%s takes no arguments, got %s; run `sentinel %s --help`", name, quote.Name(ctx.Args().First()), name)}
+				}
+				if before != nil {
+					return before(ctx)
+				}
+				return nil
+			}
+		}
 		return
 	}
 	for _, s := range c.Subcommands {

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"golang.org/x/term"
+
 	"github.com/urfave/cli/v2"
 )
 
@@ -35,9 +37,14 @@ func oneFileArg(c *cli.Context) (string, error) {
 	return "", &usageError{fmt.Errorf("%s takes one FILE or -, got %d arguments", c.Command.FullName(), c.NArg())}
 }
 
-// readInput reads FILE, or standard input for "-".
-func readInput(e *env, name string) ([]byte, error) {
+// readInput reads FILE, or standard input for "-". A terminal on standard
+// input is refused rather than waited on in silence: cmd names the command
+// for the example of a pipe.
+func readInput(e *env, name, cmd string) ([]byte, error) {
 	if name == "-" {
+		if f, ok := e.stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+			return nil, &usageError{fmt.Errorf("%s reads a message from FILE or standard input, and standard input is a terminal: name a FILE, or pipe a message in, such as `git log -1 --format=%%B | sentinel %s -`", cmd, cmd)}
+		}
 		b, err := io.ReadAll(e.stdin)
 		if err != nil {
 			return nil, fmt.Errorf("read standard input: %w", err)

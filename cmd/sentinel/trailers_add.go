@@ -36,7 +36,7 @@ func trailersAddCommand(e *env) *cli.Command {
 }
 
 func runTrailersAdd(c *cli.Context, e *env, o trailersAddOptions) error {
-	msg, err := readInput(e, o.file)
+	msg, err := readInput(e, o.file, "trailers add")
 	if err != nil {
 		return err
 	}

@@ -66,7 +66,7 @@ func runTrailersCheck(c *cli.Context, e *env, o trailersCheckOptions) error {
 			return err
 		}
 	} else {
-		msg, err := readInput(e, o.file)
+		msg, err := readInput(e, o.file, "trailers check")
 		if err != nil {
 			return err
 		}

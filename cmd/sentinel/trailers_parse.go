@@ -28,7 +28,7 @@ func trailersParseCommand(e *env) *cli.Command {
 }
 
 func runTrailersParse(c *cli.Context, e *env, o trailersParseOptions) error {
-	msg, err := readInput(e, o.file)
+	msg, err := readInput(e, o.file, "trailers parse")
 	if err != nil {
 		return err
 	}
