@@ -262,7 +262,13 @@ func (r *Report) WriteGitHub(w io.Writer) error {
 		}
 	}
 	for _, h := range r.History {
-		ghError(&b, coverage.BaselinePath, 1, ratchet, "commit "+gitrepo.ShortID(h.Commit)+" "+quote.Name(h.Title)+": "+quote.Text(h.Reason))
+		// A lost test is shown where it last was; a peak or the
+		// baseline itself, on the baseline.
+		path, line := coverage.BaselinePath, 1
+		if h.Test != "" && h.Path != "" {
+			path, line = h.Path, max(h.Line, 1)
+		}
+		ghError(&b, path, line, ratchet, "commit "+gitrepo.ShortID(h.Commit)+" "+quote.Name(h.Title)+": "+quote.Text(h.Reason))
 	}
 	for _, p := range r.PersonOnly {
 		for _, c := range p.Causes {

@@ -107,7 +107,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		b.WriteString("\n")
 	}
 	if len(r.History) > 0 {
-		b.WriteString("### Peaks lowered without an acceptance\n\n")
+		b.WriteString("### " + r.historyHeading() + "\n\n")
 		for i, h := range r.History {
 			if i == maxListed {
 				fmt.Fprintf(&b, "- and %d more (`sentinel ci` lists them all)\n", len(r.History)-i)
@@ -160,6 +160,42 @@ func fixMarkdown(fix string) string {
 	return md(fix)
 }
 
+// historyKinds counts the history's issues by kind: tests lost, peaks
+// lowered, and baselines a commit deleted or broke.
+func (r *Report) historyKinds() (lost, lowered, other int) {
+	for _, h := range r.History {
+		switch {
+		case h.Test != "":
+			lost++
+		case h.Figure != "":
+			lowered++
+		default:
+			other++
+		}
+	}
+	return lost, lowered, other
+}
+
+// historyHeading names the history's section by what it holds.
+func (r *Report) historyHeading() string {
+	lost, lowered, other := r.historyKinds()
+	var parts []string
+	if lost > 0 {
+		parts = append(parts, "tests lost")
+	}
+	if lowered > 0 {
+		parts = append(parts, "peaks lowered")
+	}
+	heading := strings.Join(parts, " and ") + " without an acceptance"
+	switch {
+	case len(parts) == 0:
+		return "The baseline, deleted or broken"
+	case other > 0:
+		heading += ", and the baseline deleted or broken"
+	}
+	return strings.ToUpper(heading[:1]) + heading[1:]
+}
+
 // tally says what was refused, for the verdict line.
 func (r *Report) tally() string {
 	var parts []string
@@ -172,7 +208,10 @@ func (r *Report) tally() string {
 		}
 	}
 	add(len(r.Drops), "figure below its peak", "figures below their peaks")
-	add(len(r.History), "peak lowered without an acceptance", "peaks lowered without an acceptance")
+	lost, lowered, other := r.historyKinds()
+	add(lost, "test lost without an acceptance", "tests lost without an acceptance")
+	add(lowered, "peak lowered without an acceptance", "peaks lowered without an acceptance")
+	add(other, "commit that deletes or breaks the baseline", "commits that delete or break the baseline")
 	add(len(r.PersonOnly), "acceptance not shown to be a person's", "acceptances not shown to be a person's")
 	add(len(r.Attribution), "commit refused by the attribution policy", "commits refused by the attribution policy")
 	return strings.Join(parts, ", ")
