@@ -71,13 +71,22 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 			uninstallCommand(e),
 		},
 	}
-	shapeApp(app)
+	shapeApp(app, args)
 	return app.Run(helpArgs(args))
 }
 
 // formatFlag is the --format flag of commands that report.
 func formatFlag(choices ...string) *cli.StringFlag {
-	return &cli.StringFlag{Name: "format", Value: choices[0], Usage: fmt.Sprintf("output format: %v", choices)}
+	return withChoices(&cli.StringFlag{Name: "format", Value: choices[0], Usage: fmt.Sprintf("output format: %v", choices)}, choices)
+}
+
+// flagChoices are the values a flag takes, for completion.
+var flagChoices = map[cli.Flag][]string{}
+
+// withChoices records the values f takes, which completion offers after it.
+func withChoices[F cli.Flag](f F, choices []string) F {
+	flagChoices[f] = choices
+	return f
 }
 
 func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }

@@ -4,11 +4,11 @@ package main
 
 import (
 	"fmt"
-	"github.com/gitsentinel/sentinel/internal/quote"
 	"regexp"
 	"sort"
 	"strings"
 
+	"github.com/gitsentinel/sentinel/internal/quote"
 	"github.com/gitsentinel/sentinel/internal/suggest"
 	"github.com/urfave/cli/v2"
 )
@@ -46,23 +46,49 @@ var extraEntries = map[string][]string{
 	catSetup:    {"guard install", "guard uninstall"},
 }
 
+// completeValues completes a leaf command's line: after a flag whose values
+// are known (--format, --agent, --hook), those values; otherwise the flags,
+// as urfave/cli does. The word before the completion flag is read from the
+// command line itself, since urfave/cli parses "--agent" without its
+// value as no flag at all.
+func completeValues(c *cli.Command, args []string) cli.BashCompleteFunc {
+	return func(ctx *cli.Context) {
+		if n := len(args); n >= 2 && args[n-1] == completionFlag {
+			prev := strings.TrimLeft(args[n-2], "-")
+			if strings.HasPrefix(args[n-2], "-") {
+				for _, f := range c.Flags {
+					for _, name := range f.Names() {
+						if name == prev && flagChoices[f] != nil {
+							for _, v := range flagChoices[f] {
+								fmt.Fprintln(ctx.App.Writer, v)
+							}
+							return
+						}
+					}
+				}
+			}
+		}
+		cli.DefaultCompleteWithFlags(c)(ctx)
+	}
+}
+
 // shapeApp gives every command the same help and the same answer to a
 // mistake: categories, help at every level, flags' defaults shown only
 // where they say something, and a usage error printed once with the
 // command that shows the right usage.
-func shapeApp(app *cli.App) {
+func shapeApp(app *cli.App, args []string) {
 	for _, c := range app.Commands {
 		if cat, ok := commandCategory[c.Name]; ok {
 			c.Category = cat
 		}
-		shapeCommand(c, c.Name)
+		shapeCommand(c, c.Name, args)
 	}
 	app.CustomAppHelpTemplate = appHelpTemplate(app)
 }
 
 // shapeCommand shapes c, whose name below sentinel is name, and its
 // subcommands.
-func shapeCommand(c *cli.Command, name string) {
+func shapeCommand(c *cli.Command, name string, args []string) {
 	if strings.Contains(name, " ") {
 		// urfave/cli names a top-level command after the application
 		// itself, and a subcommand after its parent's HelpName, which for
@@ -107,6 +133,7 @@ func shapeCommand(c *cli.Command, name string) {
 		// A leaf takes arguments of its own (a path, a hook's name): a
 		// "help" there is an argument, and the help is --help.
 		c.HideHelpCommand = true
+		c.BashComplete = completeValues(c, args)
 		if c.ArgsUsage == "" {
 			// A command that names no arguments takes none, every one
 			// alike: a stray word is a mistake, not ignored.
@@ -124,7 +151,7 @@ func shapeCommand(c *cli.Command, name string) {
 		return
 	}
 	for _, s := range c.Subcommands {
-		shapeCommand(s, name+" "+s.Name)
+		shapeCommand(s, name+" "+s.Name, args)
 	}
 	// A word after a command with subcommands names one of them: an
 	// unknown one is a mistake, never an argument for the command's own

@@ -27,7 +27,7 @@ func guardCommand(e *env) *cli.Command {
 		Name:  "guard",
 		Usage: "the pre-tool hook for coding agents: reads the agent's event on stdin and answers in its format",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "agent", Usage: "the agent's hook dialect: " + strings.Join(hosts.DialectNames(), ", ") + " (default: recognised from the event)"},
+			withChoices(&cli.StringFlag{Name: "agent", Usage: "the agent's hook dialect: " + strings.Join(hosts.DialectNames(), ", ") + " (default: recognised from the event)"}, hosts.DialectNames()),
 		},
 		Subcommands: []*cli.Command{guardExplainCommand(e), guardInstallCommand(e, false), guardInstallCommand(e, true), guardLogCommand(e)},
 		Action: func(c *cli.Context) error {
@@ -84,7 +84,7 @@ type guardInstallOptions struct {
 
 func guardInstallFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "agent", Required: true, Usage: "the agent whose settings to change (required): " + strings.Join(install.TargetNames(), ", ")},
+		withChoices(&cli.StringFlag{Name: "agent", Required: true, Usage: "the agent whose settings to change (required): " + strings.Join(install.TargetNames(), ", ")}, install.TargetNames()),
 		&cli.BoolFlag{Name: "project", Usage: "the project's settings (the default)"},
 		&cli.BoolFlag{Name: "user", Usage: "your own settings, in your home directory"},
 	}

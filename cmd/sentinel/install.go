@@ -23,7 +23,7 @@ func installCommand(e *env) *cli.Command {
 		Name:  "install",
 		Usage: "install sentinel's git hooks (commit-msg, pre-commit and pre-push by default)",
 		Flags: []cli.Flag{
-			&cli.StringSliceFlag{Name: "hook", Usage: "a hook to install: commit-msg, pre-commit, pre-push or prepare-commit-msg (repeatable)"},
+			withChoices(&cli.StringSliceFlag{Name: "hook", Usage: "a hook to install: commit-msg, pre-commit, pre-push or prepare-commit-msg (repeatable)"}, []string{"commit-msg", "pre-commit", "pre-push", "prepare-commit-msg"}),
 			&cli.BoolFlag{Name: "force", Usage: "install even where another hook manager (husky, lefthook, pre-commit) owns the hooks"},
 		},
 		Action: func(c *cli.Context) error {
