@@ -14,6 +14,7 @@ import (
 	"github.com/gitsentinel/sentinel/gitrepo"
 	"github.com/gitsentinel/sentinel/internal/jsonout"
 	"github.com/gitsentinel/sentinel/internal/quote"
+	"github.com/gitsentinel/sentinel/internal/style"
 	"github.com/gitsentinel/sentinel/trailers"
 )
 
@@ -44,6 +45,8 @@ type Report struct {
 	// Attested are the commits the trailer policy refuses that a person
 	// attested after the fact, by their short ids.
 	Attested []string `json:"attested"`
+	// Style paints the verdict of the text report; plain by default.
+	Style style.Style `json:"-"`
 }
 
 // OK reports whether everything passed.
@@ -199,7 +202,9 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(&b, "%d commits before [ci] since (%s) are not judged: sentinel was adopted after them\n", r.Unjudged, gitrepo.ShortID(r.Since))
 	}
 	if r.OK() {
-		fmt.Fprintf(&b, "%d commits checked: the counts hold their peaks, no peak fell without an acceptance, every acceptance is a person's, attribution is clean\n", r.Checked)
+		b.WriteString(r.Style.Pass(fmt.Sprintf("%d commits checked: the counts hold their peaks, no peak fell without an acceptance, every acceptance is a person's, attribution is clean", r.Checked)) + "\n")
+	} else {
+		b.WriteString(r.Style.Fail(fmt.Sprintf("sentinel ci refuses: %s", r.tally())) + "\n")
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -13,6 +13,7 @@ import (
 	"github.com/gitsentinel/sentinel/config"
 	"github.com/gitsentinel/sentinel/gitrepo"
 	"github.com/gitsentinel/sentinel/internal/quote"
+	"github.com/gitsentinel/sentinel/internal/style"
 )
 
 // ErrNoBaseline is returned where a baseline is needed and there is none.
@@ -88,6 +89,8 @@ type Drop struct {
 
 // CheckResult is the ratchet's verdict on a snapshot.
 type CheckResult struct {
+	// Style paints the verdict of the text report; plain by default.
+	Style style.Style `json:"-"`
 	// Counts are the snapshot's counts.
 	Counts *Counts `json:"-"`
 	// Baseline is the snapshot's baseline.
@@ -333,13 +336,13 @@ func (r *CheckResult) WriteText(w io.Writer) error {
 	}
 	if !r.OK() {
 		if len(r.Drops) > 0 {
-			fmt.Fprintf(&b, "the ratchet refuses: a count went below its peak in %s.\n", BaselinePath)
+			b.WriteString(r.Style.Fail(fmt.Sprintf("the ratchet refuses: a count went below its peak in %s.", BaselinePath)) + "\n")
 		} else {
-			b.WriteString("the ratchet refuses: tests were lost, though the totals hold.\n")
+			b.WriteString(r.Style.Fail("the ratchet refuses: tests were lost, though the totals hold.") + "\n")
 		}
 		fmt.Fprintf(&b, "If the tests were removed or switched off on purpose, a person records it:\n  %s\n", r.AcceptCommand())
 	} else {
-		fmt.Fprintf(&b, "every count is at or above its peak\n")
+		b.WriteString(r.Style.Pass("every count is at or above its peak") + "\n")
 		if r.Raised != nil {
 			b.WriteString("some counts are above their peaks: `sentinel check --update` raises them\n")
 		}

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"runtime/debug"
 
+	"github.com/gitsentinel/sentinel/internal/style"
 	"github.com/gitsentinel/sentinel/internal/suggest"
 	"github.com/urfave/cli/v2"
 )
@@ -78,6 +79,25 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 // formatFlag is the --format flag of commands that report.
 func formatFlag(choices ...string) *cli.StringFlag {
 	return withChoices(&cli.StringFlag{Name: "format", Value: choices[0], Usage: fmt.Sprintf("output format: %v", choices)}, choices)
+}
+
+// colorFlag is --color, for the commands whose text reports a verdict.
+func colorFlag() *cli.StringFlag {
+	return withChoices(&cli.StringFlag{Name: "color", Value: "auto", Usage: "colour the verdict: auto (on a terminal, without NO_COLOR), always or never"}, style.Modes)
+}
+
+// styleFor is the style of text written to w, as --color (when the
+// command has it) and NO_COLOR say.
+func (e *env) styleFor(c *cli.Context, w io.Writer) (style.Style, error) {
+	mode := ""
+	if c != nil {
+		mode = c.String("color")
+	}
+	s, err := style.For(w, e.getenv, mode)
+	if err != nil {
+		return s, &usageError{err}
+	}
+	return s, nil
 }
 
 // flagChoices are the values a flag takes, for completion.

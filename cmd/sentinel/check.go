@@ -31,6 +31,7 @@ func checkCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "rev", Usage: "check a commit's tree against its own baseline"},
 			&cli.BoolFlag{Name: "update", Usage: "raise the peaks that the counts are above"},
 			formatFlag(checkFormats...),
+			colorFlag(),
 		},
 		Action: func(c *cli.Context) error {
 			f, err := checkFormat(c, checkFormats...)
@@ -88,6 +89,9 @@ func runCheck(c *cli.Context, e *env, o checkOptions) error {
 		w := e.stdout
 		if !res.OK() {
 			w = e.stderr
+		}
+		if res.Style, err = e.styleFor(c, w); err != nil {
+			return err
 		}
 		err = res.WriteText(w)
 		if err == nil && raised {

@@ -27,6 +27,7 @@ func ciCommand(e *env) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "base", Usage: "check the commits after this one (default: all of HEAD's history)"},
 			formatFlag(ciFormats...),
+			colorFlag(),
 			&cli.StringFlag{Name: "summary", Usage: "also append a markdown summary (counts, peaks, what was refused) to `FILE`, such as $GITHUB_STEP_SUMMARY"},
 		},
 		Action: func(c *cli.Context) error {
@@ -62,6 +63,9 @@ func runCI(c *cli.Context, e *env, o ciOptions) error {
 		w := e.stdout
 		if !r.OK() {
 			w = e.stderr
+		}
+		if r.Style, err = e.styleFor(c, w); err != nil {
+			return err
 		}
 		err = r.WriteText(w)
 	}

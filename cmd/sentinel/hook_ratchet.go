@@ -43,6 +43,7 @@ func ratchetHook(c *cli.Context, e *env, o hookOptions) error {
 			return &policyError{"peak lowered by hand"}
 		}
 		if res.Check != nil && !res.Check.OK() {
+			res.Check.Style, _ = e.styleFor(nil, e.stderr)
 			if err := res.Check.WriteText(e.stderr); err != nil {
 				return err
 			}
@@ -69,6 +70,7 @@ func ratchetHook(c *cli.Context, e *env, o hookOptions) error {
 		}
 		for _, f := range failures {
 			fmt.Fprintf(e.stderr, "sentinel: the push of %s to %s %s is refused:\n", quote.Name(f.LocalRef), quote.Name(remote), quote.Name(f.RemoteRef))
+			f.Report.Style, _ = e.styleFor(nil, e.stderr)
 			if err := f.Report.WriteText(e.stderr); err != nil {
 				return err
 			}
