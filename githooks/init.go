@@ -57,6 +57,11 @@ type InitResult struct {
 	Hooks []Action
 	// Commit lists the files to commit.
 	Commit []string
+	// Manager is the hook manager that owns the hooks, when init left them
+	// to it: the lines that add sentinel to it are the person's to add.
+	Manager *ManagerError
+	// Advice lists, for people, what init noticed and did not change.
+	Advice []string
 }
 
 // Init sets a repository up once: the commented configuration, the
@@ -183,7 +188,24 @@ func Init(ctx context.Context, o InitOptions) (*InitResult, error) {
 		o.Install.FailOpen = c.Hooks.FailOpen
 	}
 	if res.Hooks, err = Install(ctx, o.Install); err != nil {
+		// Under husky, lefthook or pre-commit the set-up is done but for
+		// the lines the manager's configuration needs: they are printed,
+		// and init succeeds.
+		var me *ManagerError
+		if errors.As(err, &me) {
+			res.Manager = me
+			return res, nil
+		}
 		return res, err
+	}
+	if h, err := gitrepo.HooksDir(ctx, dir); err == nil && readManagerConfig(info.Root, preCommitConfig) != nil {
+		calls := false
+		for _, m := range ManagedHooks(info.Root, h) {
+			calls = calls || m.Manager == "pre-commit"
+		}
+		if !calls {
+			res.Advice = append(res.Advice, "pre-commit is configured here ("+preCommitConfig+") but its hooks are not installed, so sentinel installed its own; a later `pre-commit install` moves them aside (to *.legacy) and runs them after its own. To keep one hook manager, let pre-commit run sentinel:\n"+ManagerSnippet("pre-commit"))
+		}
 	}
 	return res, nil
 }

@@ -112,7 +112,8 @@ repos:
       - {id: sentinel-commit-msg, name: sentinel attribution, entry: sentinel hook commit-msg, language: system, stages: [commit-msg], always_run: true}
       - {id: sentinel-pre-commit, name: sentinel test ratchet, entry: sentinel hook pre-commit, language: system, stages: [pre-commit], pass_filenames: false, always_run: true}
       - {id: sentinel-pre-push, name: sentinel test ratchet (push), entry: sentinel hook pre-push, language: system, stages: [pre-push], pass_filenames: false, always_run: true}
-Then: pre-commit install --hook-type commit-msg --hook-type pre-commit --hook-type pre-push`
+Then: pre-commit install --hook-type commit-msg --hook-type pre-commit --hook-type pre-push
+(pre-commit 3.2 or later; before 3.2, as Debian 12's 3.0.4, the stages are spelled [commit] and [push])`
 	}
 	return ""
 }

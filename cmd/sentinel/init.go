@@ -32,6 +32,12 @@ func initCommand(e *env) *cli.Command {
 					fmt.Fprintln(e.stdout, d)
 				}
 				printActions(e, res.Hooks)
+				if res.Manager != nil {
+					fmt.Fprintln(e.stdout, res.Manager.Error())
+				}
+				for _, a := range res.Advice {
+					fmt.Fprintln(e.stdout, a)
+				}
 				if err == nil {
 					if len(res.Commit) > 0 {
 						fmt.Fprintf(e.stdout, "commit the set-up: git add %s && git commit -m \"Set up sentinel\"\n", strings.Join(res.Commit, " "))
