@@ -47,6 +47,9 @@ func mergeDriver(bin string) ([][2]string, error) {
 type InitOptions struct {
 	// Install carries the hook options; its Dir is the repository.
 	Install InstallOptions
+	// Progress, when set, is told how far the first count has come: on a
+	// large repository it takes a while.
+	Progress coverage.Progress
 }
 
 // InitResult is what Init did.
@@ -133,6 +136,7 @@ func Init(ctx context.Context, o InitOptions) (*InitResult, error) {
 		if err != nil {
 			return nil, err
 		}
+		opts.Progress = o.Progress
 		c, err := coverage.Count(ctx, opts)
 		if err != nil {
 			return nil, err

@@ -4,7 +4,10 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"strings"
+
+	"golang.org/x/term"
 
 	"github.com/gitsentinel/sentinel/githooks"
 	"github.com/urfave/cli/v2"
@@ -26,7 +29,13 @@ func initCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			res, err := githooks.Init(c.Context, githooks.InitOptions{Install: opts})
+			io := githooks.InitOptions{Install: opts}
+			// The first count of a large repository takes a while: a bar
+			// on a terminal, as count shows.
+			if f, ok := e.stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+				io.Progress = &progress{w: f}
+			}
+			res, err := githooks.Init(c.Context, io)
 			if res != nil {
 				for _, d := range res.Done {
 					fmt.Fprintln(e.stdout, d)
