@@ -32,10 +32,14 @@ build: $(BIN) $(ENGINE)
 $(BIN): FORCE
 	CGO_ENABLED=0 $(GO) build -trimpath -tags '$(TAGS) sentinel_front' -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/sentinel
 
+# The packages still to compile, for the progress of the first build.
+STALE = $$($(GO) list -trimpath -tags '$(TAGS)' -deps -f '{{if .Stale}}x{{end}}' ./cmd/sentinel 2>/dev/null | grep -c x || echo -)
+
 $(ENGINE): FORCE
 	$(GRAMMARS_NOTE)
-	$(GO) build -trimpath -tags '$(TAGS)' -ldflags '$(LDFLAGS) $(STATIC)' -o $(ENGINE) ./cmd/sentinel 2>/dev/null || \
-	$(GO) build -trimpath -tags '$(TAGS)' -ldflags '$(LDFLAGS)' -o $(ENGINE) ./cmd/sentinel
+	@stale=$(STALE); \
+	scripts/build-progress "$$stale" $(GO) build -v -trimpath -tags '$(TAGS)' -ldflags '$(LDFLAGS) $(STATIC)' -o $(ENGINE) ./cmd/sentinel 2>/dev/null || \
+	scripts/build-progress - $(GO) build -v -trimpath -tags '$(TAGS)' -ldflags '$(LDFLAGS)' -o $(ENGINE) ./cmd/sentinel
 
 install: build
 	@dest=$$($(GO) env GOBIN); [ -n "$$dest" ] || dest=$$($(GO) env GOPATH)/bin; mkdir -p "$$dest" && \

@@ -3,11 +3,13 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/gitsentinel/sentinel/gitrepo"
 	"github.com/gitsentinel/sentinel/guard/audit"
 	"github.com/gitsentinel/sentinel/guard/pathguard"
 	"github.com/urfave/cli/v2"
@@ -15,9 +17,11 @@ import (
 
 // guardLogOptions are the flags of `sentinel guard log`.
 type guardLogOptions struct {
-	all   bool
-	since time.Time
-	json  bool
+	all         bool
+	allProjects bool
+	since       time.Time
+	last        int
+	format      string
 }
 
 func guardLogCommand(e *env) *cli.Command {
@@ -27,10 +31,23 @@ func guardLogCommand(e *env) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "all", Usage: "also allowed calls (recorded with [guard] log = \"all\"), and the rotated files"},
 			&cli.StringFlag{Name: "since", Usage: "only decisions since a time (2026-11-29T12:00:00Z) or within a duration (30m, 24h, 7d)"},
-			&cli.BoolFlag{Name: "json", Usage: "the records as JSON lines, as written (docs/json.md)"},
+			&cli.BoolFlag{Name: "all-projects", Usage: "every project's calls; by default, those made in this repository only"},
+			&cli.IntFlag{Name: "n", Usage: "only the newest `N` records"},
+			formatFlag("text", "json"),
+			&cli.BoolFlag{Name: "json", Usage: "the same as --format json: the records as JSON lines, as written (docs/json.md)"},
 		},
 		Action: func(c *cli.Context) error {
-			o := guardLogOptions{all: c.Bool("all"), json: c.Bool("json")}
+			f, err := checkFormat(c, "text", "json")
+			if err != nil {
+				return err
+			}
+			if c.Bool("json") {
+				f = "json"
+			}
+			if c.Int("n") < 0 {
+				return &usageError{fmt.Errorf("-n %d: give a number of records, 1 or more", c.Int("n"))}
+			}
+			o := guardLogOptions{all: c.Bool("all"), allProjects: c.Bool("all-projects"), last: c.Int("n"), format: f}
 			if s := c.String("since"); s != "" {
 				t, err := parseSince(s, time.Now())
 				if err != nil {
@@ -48,11 +65,21 @@ func runGuardLog(e *env, o guardLogOptions) error {
 	if path == "" {
 		return fmt.Errorf("no audit trail: neither XDG_STATE_HOME nor HOME is an absolute directory; run `export XDG_STATE_HOME=$HOME/.local/state`")
 	}
-	entries, notes := audit.ReadLog(path, audit.LogQuery{All: o.all, Since: o.since})
+	q := audit.LogQuery{All: o.all, Since: o.since, Last: o.last}
+	if !o.allProjects {
+		// The trail is the machine's; a person in a repository asks
+		// about that repository.
+		if root, err := gitrepo.FindRoot(context.Background(), e.dir); err == nil {
+			q.Within = root
+		} else {
+			fmt.Fprintf(e.stderr, "sentinel guard log: not in a repository: every project's calls\n")
+		}
+	}
+	entries, notes := audit.ReadLog(path, q)
 	for _, n := range notes {
 		fmt.Fprintf(e.stderr, "sentinel guard log: %s\n", n)
 	}
-	if o.json {
+	if o.format == "json" {
 		var b strings.Builder
 		for _, en := range entries {
 			b.Write(en.Raw)

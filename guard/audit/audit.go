@@ -341,6 +341,11 @@ type LogQuery struct {
 	All bool
 	// Since drops records older than it, when it is not zero.
 	Since time.Time
+	// Within, when set, keeps only the calls made in that directory or
+	// below it: one project's, where the trail holds every project's.
+	Within string
+	// Last, when above zero, keeps only the newest Last records.
+	Last int
 }
 
 // ReadLog reads the trail at path, oldest first: the rotated files too
@@ -389,7 +394,7 @@ func ReadLog(path string, q LogQuery) (entries []LogEntry, notes []string) {
 				continue
 			}
 			e.When, e.Raw = t, line
-			if (!q.All && e.Verdict == verdict.Allow.String()) || (!q.Since.IsZero() && t.Before(q.Since)) {
+			if (!q.All && e.Verdict == verdict.Allow.String()) || (!q.Since.IsZero() && t.Before(q.Since)) || !within(e.Cwd, q.Within) {
 				continue
 			}
 			entries = append(entries, e)
@@ -398,7 +403,21 @@ func ReadLog(path string, q LogQuery) (entries []LogEntry, notes []string) {
 			notes = append(notes, fmt.Sprintf("%s: skipped %d line(s) that are not records, the first at line %d", name, bad, first))
 		}
 	}
+	if q.Last > 0 && len(entries) > q.Last {
+		entries = entries[len(entries)-q.Last:]
+	}
 	return entries, notes
+}
+
+// within reports whether the directory cwd is dir or below it; any is
+// within "".
+func within(cwd, dir string) bool {
+	if dir == "" {
+		return true
+	}
+	dir = strings.TrimSuffix(filepath.Clean(dir), string(filepath.Separator))
+	cwd = filepath.Clean(cwd)
+	return cwd == dir || strings.HasPrefix(cwd, dir+string(filepath.Separator))
 }
 
 // readBounded reads a trail file, never through a symbolic link, and at
