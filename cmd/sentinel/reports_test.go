@@ -24,7 +24,7 @@ const (
 	secHistory  = "`sentinel history --format json`"
 	secStatus   = "`sentinel status --format json`"
 	secTrailers = "`sentinel trailers check --format json`"
-	secGuardLog = "`sentinel guard log --json`"
+	secGuardLog = "`sentinel guard log --format json`"
 	secError    = "When a command fails"
 	secSARIF    = "`sentinel ci --format sarif`"
 )
@@ -251,7 +251,7 @@ func collectReports(t *testing.T) *reports {
 	if out, errs, code := r.run(event, nil, "guard", "--agent", "claude"); code != exitOK || !strings.Contains(out, `"deny"`) {
 		t.Fatalf("guard: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
 	}
-	for _, line := range strings.SplitAfter(strings.TrimSpace(r.must(exitOK, "guard", "log", "--json")), "\n") {
+	for _, line := range strings.SplitAfter(strings.TrimSpace(r.must(exitOK, "guard", "log", "--format", "json")), "\n") {
 		keep(secGuardLog, line)
 	}
 	return rep
