@@ -35,8 +35,9 @@ var (
 	ArgvRevList = []string{"rev-list", "--reverse"}
 	// ArgvCatFileBatch reads objects by id on stdin.
 	ArgvCatFileBatch = []string{"cat-file", "--batch"}
-	// ArgvStatusTracked lists tracked files with changes: the guard asks
-	// it before an abort that would discard them.
+	// ArgvStatusTracked lists tracked files with changes. The guard never
+	// runs it (git status runs the repository's core.fsmonitor); the tests
+	// hold the guard's in-process reading, TrackedChanges, to its answer.
 	ArgvStatusTracked = []string{"status", "--porcelain", "-z", "--untracked-files=no", "--ignore-submodules"}
 )
 

@@ -70,6 +70,9 @@ type Index struct {
 	// mtime of the index file: an entry written in the same second or
 	// later may have changed since without its stat data showing it.
 	mtimeSec, mtimeNsec uint32
+	// resolved says the index keeps resolve-undo records (REUC): a
+	// conflict was resolved and staged since the merge began.
+	resolved bool
 }
 
 // indexPath is the index file git would read for the work tree at root:
@@ -298,6 +301,9 @@ func parseIndexBody(body []byte, hashLen int, version uint32) (*Index, error) {
 		if uint64(size) > uint64(len(body)-off-8) {
 			return nil, unread("extension %q cut short", sig)
 		}
+		if string(sig) == "REUC" && size > 0 {
+			ix.resolved = true
+		}
 		off += 8 + int(size)
 	}
 	ids := string(hexIDs)
@@ -396,22 +402,30 @@ func (ix *Index) Changed(i int) bool {
 	if now.mode&modeTypeMask != st.mode&modeTypeMask || (now.mode^st.mode)&0o100 != 0 && st.mode&modeTypeMask == modeRegular {
 		return true
 	}
-	if now.size != st.size || now.ino != st.ino || now.uid != st.uid || now.gid != st.gid ||
-		now.mtimeSec != st.mtimeSec || now.ctimeSec != st.ctimeSec {
-		return true
-	}
-	// A git that keeps no nanoseconds writes zeros, and compares seconds.
-	if st.mtimeNsec != 0 && now.mtimeNsec != st.mtimeNsec || st.ctimeNsec != 0 && now.ctimeNsec != st.ctimeNsec {
+	if !sameStat(st, &now) {
 		return true
 	}
 	// Racily clean: written no earlier than the index, so a change in
 	// the same tick would not show in the stat data. git compares the
 	// content then, and so does this.
-	if st.mtimeSec >= ix.mtimeSec {
+	if ix.racy(st) {
 		return !ix.sameContent(e)
 	}
 	return false
 }
+
+// sameStat reports whether a file's stat data is what the index recorded.
+func sameStat(st, now *statData) bool {
+	if now.size != st.size || now.ino != st.ino || now.uid != st.uid || now.gid != st.gid ||
+		now.mtimeSec != st.mtimeSec || now.ctimeSec != st.ctimeSec {
+		return false
+	}
+	// A git that keeps no nanoseconds writes zeros, and compares seconds.
+	return !(st.mtimeNsec != 0 && now.mtimeNsec != st.mtimeNsec || st.ctimeNsec != 0 && now.ctimeNsec != st.ctimeNsec)
+}
+
+// racy reports an entry written no earlier than the index itself.
+func (ix *Index) racy(st *statData) bool { return st.mtimeSec >= ix.mtimeSec }
 
 // sameContent hashes the work-tree file as git hashes a blob, without
 // filters, and compares it with the entry's: equal means unchanged for

@@ -1,9 +1,7 @@
 package rules
 
 import (
-	"context"
 	"strings"
-	"time"
 
 	"github.com/gitsentinel/sentinel/gitrepo"
 	"github.com/gitsentinel/sentinel/guard/internal/argspec"
@@ -446,17 +444,18 @@ func gitConfigBypass(key string) bool {
 	return false
 }
 
-// treeDirty reports whether the project has uncommitted changes to tracked
-// files, and whether that could be told within a short time.
+// maxAbortHash bounds the bytes treeDirty hashes to tell a touched file
+// from an edited one.
+const maxAbortHash = 16 << 20
+
+// treeDirty reports whether the project has uncommitted work an abort
+// would throw away, and whether that could be told. It is read in-process
+// (gitrepo.TrackedChanges) and never by running git: git status would run
+// the repository's core.fsmonitor, and the repository is untrusted input.
 func treeDirty(e *pathguard.Env) (dirty, known bool) {
 	if e.Project == "" {
 		return false, false
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
-	defer cancel()
-	out, err := gitrepo.Exec{}.Run(ctx, e.Project, nil, gitrepo.ArgvStatusTracked...)
-	if err != nil {
-		return false, false
-	}
-	return len(strings.TrimSpace(string(out))) > 0, true
+	dirty, err := gitrepo.TrackedChanges(e.Project, maxAbortHash)
+	return dirty, err == nil
 }
