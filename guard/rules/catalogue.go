@@ -181,6 +181,32 @@ func bypassVar(k, v string, m map[string]string) bool {
 // baseline are not.
 var gitRelocators = map[string]bool{"GIT_DIR": true, "GIT_INDEX_FILE": true, "GIT_WORK_TREE": true, "GIT_COMMON_DIR": true, "GIT_OBJECT_DIRECTORY": true}
 
+// pathRedirects reports a PATH that can find a program other than the
+// system's: one with a directory outside the system directories, which
+// the agent may have filled (PATH=/tmp/fk:$PATH), an empty entry (the
+// working directory) or one the guard cannot compute. Where git and the
+// hooks look for git, sentinel and the tools a hook calls, that puts
+// another program in their place. $PATH itself, and the system's own
+// directories (env -i PATH=/usr/bin), find what they found before.
+func pathRedirects(v string) bool {
+	for _, dir := range strings.Split(v, ":") {
+		if dir == "$PATH" || dir == "${PATH}" {
+			continue
+		}
+		if strings.ContainsAny(dir, "$`*?[~") || !filepath.IsAbs(dir) {
+			return true
+		}
+		system := false
+		for _, s := range pathguard.SystemDirs {
+			system = system || shell.Within(filepath.Clean(dir), s)
+		}
+		if !system {
+			return true
+		}
+	}
+	return false
+}
+
 // hookRunning are git's subcommands that run hooks.
 var hookRunning = map[string]bool{"commit": true, "push": true, "merge": true, "am": true, "rebase": true, "pull": true,
 	"cherry-pick": true, "revert": true, "checkout": true, "switch": true, "": true}
@@ -316,7 +342,7 @@ func baseRules() []*Rule {
 			Allow:   []string{"curl -fsSL https://x.sh -o install.sh", "curl https://api.example.com | jq ."},
 		},
 		{
-			ID: "hooks.bypass-env", Severity: verdict.High, Reason: "an environment variable that turns hooks or sentinel off", Suggest: "run with the hooks on",
+			ID: "hooks.bypass-env", Severity: verdict.High, Reason: "an environment variable that turns hooks or sentinel off, or puts another program in their place", Suggest: "run with the hooks on and PATH as it is",
 			Match: func(c *shell.Command, e *pathguard.Env) bool {
 				m := assignments(c)
 				for k, v := range m {
@@ -324,6 +350,18 @@ func baseRules() []*Rule {
 						return true
 					}
 					if gitRelocators[k] && (c.Name() != "git" || hookRunning[c.Sub()] || c.Git().Computed) {
+						return true
+					}
+				}
+				if c.Name() == "git" && (hookRunning[c.Sub()] || c.Git().Computed) {
+					// A variable the line set earlier, or set for the
+					// shell that runs git, is in effect for it too.
+					for k, v := range c.Inherited {
+						if bypassVar(k, v, c.Inherited) || gitRelocators[k] || k == "PATH" && pathRedirects(v) {
+							return true
+						}
+					}
+					if v, ok := m["PATH"]; ok && pathRedirects(v) {
 						return true
 					}
 				}
@@ -340,9 +378,17 @@ func baseRules() []*Rule {
 			Deny: []string{"HUSKY=0 git commit -m x", "LEFTHOOK=0 git push", "SKIP=sentinel git commit -m x", "export GIT_CONFIG_PARAMETERS=\"'core.hooksPath=/x'\"", "env SENTINEL_BIN=/bin/true git commit",
 				"GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0=/x git commit", "GIT_CONFIG_GLOBAL=/tmp/g git commit -m x", "GIT_CONFIG_SYSTEM=/tmp/s git push",
 				"GIT_DIR=/tmp/other/.git git commit -m x", "GIT_INDEX_FILE=/tmp/idx git commit -m x", "export GIT_DIR=/tmp/x", "GIT_DIR=/tmp/x bash -c 'git commit -m x'",
-				"git --git-dir=/tmp/x/.git commit -m x", "GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null git commit"},
+				"git --git-dir=/tmp/x/.git commit -m x", "GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null git commit",
+				"PATH=/tmp/fk:$PATH git commit -m x", "env PATH=/tmp/fk:/usr/bin git push", "export PATH=/tmp/fk:$PATH; git commit -m x", "PATH=/tmp/fk:$PATH; git commit -m x",
+				"PATH=$PATH:/tmp/fk git merge feature", "declare -x PATH=/tmp/fk:$PATH\ngit rebase main", "PATH=/tmp/fk bash -c 'git commit -m x'", "env PATH=/tmp/fk sh -c 'git push'",
+				"SENTINEL_BIN=/bin/true; git commit -m x", "SENTINEL_BIN=/bin/true bash -c 'git am x.patch'", "GIT_DIR=/tmp/x; git commit -m x", "HUSKY=0; export HUSKY; git commit -m x",
+				"PATH=/tmp/fk:$PATH; echo x | xargs git commit -m", "PATH=/tmp/fk git $SUB",
+				"PATH=:$PATH git commit -m x", "PATH=$HOME/bin:$PATH git push", "PATH=$(mktemp -d):$PATH git commit -m x", "SENTINEL_BIN=/usr/bin/true git commit -m x"},
 			Allow: []string{"FOO=1 make", "GOFLAGS=-mod=mod go test ./...", "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0=x git commit -m x",
-				"GIT_DIR=/tmp/x/.git git log", "GIT_PAGER=cat git log", "git --git-dir=../other/.git log --oneline"},
+				"GIT_DIR=/tmp/x/.git git log", "GIT_PAGER=cat git log", "git --git-dir=../other/.git log --oneline",
+				"PATH=/tmp/fk:$PATH make", "PATH=$PATH:/x go test ./...", "export PATH=$PATH:$HOME/go/bin; go test ./...", "PATH=/tmp/fk git log",
+				"export PATH=/tmp/fk:$PATH; git status", "git commit -m x; PATH=/tmp/fk", "PATH=/tmp/fk:$PATH; echo $PATH", "PATH=/x bash -c 'git diff'",
+				"env -i PATH=/usr/bin git push", "PATH=/usr/local/bin:$PATH git commit -m x"},
 		},
 		{
 			ID: "sentinel.disarm", Severity: verdict.High, Reason: "a command that lowers sentinel's guard (accept, uninstall, guard uninstall, its merge driver)",

@@ -40,6 +40,12 @@ type Command struct {
 	Computed bool
 	// Env holds the variables set for the command (VAR=x cmd, env VAR=x).
 	Env map[string]string
+	// Inherited holds the variables the command inherits as this line
+	// changes them: assigned by an earlier statement (PATH=/x; export
+	// A=b), or set for the command that carries it (PATH=/x bash -c
+	// '…'). Every assignment is taken to be exported, erring toward
+	// seeing more; nil when the line changes none.
+	Inherited map[string]string
 	// Via lists the wrappers that were stripped (sudo, env, xargs, bash -c).
 	Via []string
 	// Writes are the paths the command writes: redirections, and the
@@ -122,6 +128,9 @@ type decomposer struct {
 	written   map[string]string
 	fetchedTo map[string]bool
 	scope     *scope
+	// assigned are the variables earlier statements of the line set;
+	// carried, those the commands whose code is being read set for it.
+	assigned, carried map[string]string
 }
 
 // Decompose parses shell code (Bash dialect) and returns every simple
@@ -192,6 +201,7 @@ func (d *decomposer) parse(src string, depth int, via []string) error {
 				case a.Name != nil && a.Value != nil:
 					v, lit := d.scope.render(a.Value)
 					d.scope.set(a.Name.Value, v, lit)
+					d.assign(a.Name.Value, v)
 					c.Argv = append(c.Argv, a.Name.Value+"="+v)
 				case a.Name != nil && !a.Naked:
 					c.Argv = append(c.Argv, a.Name.Value+"=")
@@ -243,6 +253,7 @@ func (d *decomposer) parse(src string, depth int, via []string) error {
 							v, lit = d.scope.render(a.Value)
 						}
 						d.scope.set(a.Name.Value, v, lit)
+						d.assign(a.Name.Value, v)
 					}
 				}
 			}
@@ -600,6 +611,13 @@ func (d *decomposer) add(c *Command, depth int) error {
 		}
 	}
 	normalise(c)
+	c.Inherited = d.inherited()
+	if len(c.Env) > 0 {
+		// What the command sets, the code it carries inherits.
+		saved := d.carried
+		d.carried = mergeVars(d.carried, c.Env)
+		defer func() { d.carried = saved }()
+	}
 	if c.Name() == "git" {
 		// git -C DIR runs there, as env -C does: every path git reads or
 		// writes (a patch's targets, the files it removes) is below DIR.
@@ -714,6 +732,36 @@ func (d *decomposer) add(c *Command, depth int) error {
 		return d.gitCarriers(c, depth)
 	}
 	return nil
+}
+
+// assign records a variable a statement of the line sets for the
+// commands after it.
+func (d *decomposer) assign(name, value string) {
+	if d.assigned == nil {
+		d.assigned = map[string]string{}
+	}
+	d.assigned[name] = value
+}
+
+// inherited is a copy of the variables the line has changed for the
+// command about to be added, or nil.
+func (d *decomposer) inherited() map[string]string {
+	if len(d.assigned) == 0 && len(d.carried) == 0 {
+		return nil
+	}
+	return mergeVars(d.assigned, d.carried)
+}
+
+// mergeVars is a new map of a's variables and b's, b's winning.
+func mergeVars(a, b map[string]string) map[string]string {
+	m := make(map[string]string, len(a)+len(b))
+	for k, v := range a {
+		m[k] = v
+	}
+	for k, v := range b {
+		m[k] = v
+	}
+	return m
 }
 
 // IsShell reports a POSIX-family shell.
