@@ -27,12 +27,40 @@ type Decision struct {
 	// caller hands the event to the engine binary, which decides it.
 	NeedsEngine bool
 	// written are the paths the commands decided so far write, resolved:
-	// a later command may read what an earlier one wrote.
-	written map[string]bool
+	// a later command may read what an earlier one wrote. writtenDirs are
+	// directories an archive whose entries are not known was extracted
+	// into: anything below them may be new.
+	written     map[string]bool
+	writtenDirs []string
+	// extractions are the archives' commands read so far, each once.
+	extractions map[*shell.Command]*extraction
 }
 
 // writtenBefore reports a path an earlier command of the line writes.
-func (d *Decision) writtenBefore(p string) bool { return d.written[p] }
+func (d *Decision) writtenBefore(p string) bool {
+	if d.written[p] {
+		return true
+	}
+	for _, dir := range d.writtenDirs {
+		if shell.Within(p, dir) {
+			return true
+		}
+	}
+	return false
+}
+
+// extraction is what c extracts (readExtraction), read once per command.
+func (d *Decision) extraction(c *shell.Command, e *pathguard.Env) *extraction {
+	if x, ok := d.extractions[c]; ok {
+		return x
+	}
+	x := readExtraction(c, e, d.writtenBefore)
+	if d.extractions == nil {
+		d.extractions = map[*shell.Command]*extraction{}
+	}
+	d.extractions[c] = x
+	return x
+}
 
 func ruleFinding(r *rules.Rule, c *shell.Command, v verdict.Verdict) verdict.Finding {
 	return verdict.Finding{RuleID: r.ID, Severity: r.Severity, Verdict: v, Command: c.Text,
@@ -68,6 +96,14 @@ func EvaluateCommand(src string, e *pathguard.Env, p *policy.Policy) *Decision {
 		evaluateOne(c, ce, p, d)
 		for _, w := range commandWrites(c, ce) {
 			d.written[ce.Resolve(w)] = true
+		}
+		if x := d.extraction(c, ce); x != nil {
+			for _, w := range x.paths {
+				d.written[w] = true
+			}
+			if x.unknown != "" {
+				d.writtenDirs = append(d.writtenDirs, x.dirs...)
+			}
 		}
 		env = after(env, c)
 	}
@@ -139,6 +175,16 @@ func evaluateBuiltin(c *shell.Command, e *pathguard.Env, p *policy.Policy, d *De
 			return
 		}
 	}
+	x := d.extraction(c, e)
+	if x != nil {
+		for _, h := range x.hits {
+			if h.f.Critical {
+				d.Add(verdict.Finding{RuleID: h.f.ID, Severity: verdict.Critical, Verdict: verdict.Deny, Command: c.Text,
+					Reason: verdict.Critical.Reason(h.f.ID, h.f.Reason+" ("+h.path+", from the archive)", "extract it inside the project")})
+				return
+			}
+		}
+	}
 	if v, rule, ok := p.Match("bash", c.Normalized()); ok {
 		if v != verdict.Allow {
 			d.Add(configFinding(v, rule, c.Text))
@@ -150,6 +196,13 @@ func evaluateBuiltin(c *shell.Command, e *pathguard.Env, p *policy.Policy, d *De
 		// sentinel's own files.
 		d.Add(verdict.Finding{RuleID: "write.patch-unread", Severity: verdict.High, Verdict: e.Undecided(), Command: c.Text,
 			Reason: verdict.High.Reason("write.patch-unread", "applying a patch the guard cannot read, which could write git's hooks or sentinel's files", "write the patch to a file in the project, then apply that file")})
+	}
+	if x != nil && x.unknown != "" && x.reach != nil {
+		// What the archive holds is not known, and it lands where git's
+		// hooks or sentinel's files are.
+		d.Add(verdict.Finding{RuleID: "write.archive-unread", Severity: verdict.High, Verdict: e.Undecided(), Command: c.Text,
+			Reason: verdict.High.Reason("write.archive-unread", "extracting an archive whose entries the guard cannot list ("+x.unknown+") where they could write "+x.reach.Reason,
+				"list it first (tar -tf, unzip -l), or extract it into a new temporary directory")})
 	}
 	if c.Computed {
 		v := e.Undecided()
@@ -176,6 +229,12 @@ func evaluateBuiltin(c *shell.Command, e *pathguard.Env, p *policy.Policy, d *De
 		if pf := e.CheckPath(w); pf != nil && !(untrack && strings.HasPrefix(pf.ID, "path.credentials")) {
 			d.Add(verdict.Finding{RuleID: pf.ID, Severity: verdict.High, Verdict: verdict.Deny, Command: c.Text,
 				Reason: verdict.High.Reason(pf.ID, pf.Reason+" ("+w+")", "ask a person to change it")})
+		}
+	}
+	if x != nil {
+		for _, h := range x.hits {
+			d.Add(verdict.Finding{RuleID: h.f.ID, Severity: verdict.High, Verdict: verdict.Deny, Command: c.Text,
+				Reason: verdict.High.Reason(h.f.ID, h.f.Reason+" ("+h.path+", from the archive)", "ask a person to change it")})
 		}
 	}
 	for _, r := range shell.CommandReads(c) {
@@ -245,6 +304,7 @@ func evaluateRead(tool, path string, e *pathguard.Env, p *policy.Policy) *Decisi
 // off as surely as overwriting it.
 func commandWrites(c *shell.Command, e *pathguard.Env) []string {
 	out := append([]string(nil), c.Writes...)
+	out = append(out, archiveCreates(c)...)
 	if paths, applies, _ := patchWrites(c, e, func(string) bool { return false }); applies {
 		out = append(out, paths...)
 	}

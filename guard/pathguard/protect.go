@@ -43,6 +43,16 @@ var agentSettings = sync.OnceValue(func() []string {
 	return out
 })
 
+// slashedAgentSettings are agentSettings with a leading slash, as they
+// are looked for inside a path.
+var slashedAgentSettings = sync.OnceValue(func() []string {
+	out := make([]string, 0, len(agentSettings()))
+	for _, rel := range agentSettings() {
+		out = append(out, "/"+rel)
+	}
+	return out
+})
+
 // shellStartup are the files a shell runs as it starts, relative to home.
 var shellStartup = []string{".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zshenv", ".zprofile",
 	".zlogin", ".config/fish", ".kshrc", ".mkshrc", ".bash_aliases"}
@@ -80,6 +90,13 @@ func (e *Env) CheckPath(raw string) *PathFinding {
 	return nil
 }
 
+// CheckResolved is CheckPath for a path already resolved, whose last
+// component a write replaces rather than follows: an archive's entry, which
+// the archiver unlinks and creates anew.
+func (e *Env) CheckResolved(p string) *PathFinding {
+	return e.checkResolved(p)
+}
+
 func (e *Env) checkResolved(p string) *PathFinding {
 	if strings.HasPrefix(p, "/dev/") && (BlockDevice().MatchString(p) || IsDevice(p, e) && !charDevOK(p)) {
 		return &PathFinding{ID: "path.device", Critical: true, Reason: "a write to " + p + ", a disk device"}
@@ -95,7 +112,16 @@ func (e *Env) checkResolved(p string) *PathFinding {
 	lower := strings.ToLower(filepath.ToSlash(p))
 	home := strings.ToLower(filepath.ToSlash(e.Home))
 	base := path.Base(lower)
-	underHome := func(rel string) bool { return home != "" && shell.Within(lower, home+"/"+rel) }
+	// The path relative to the home directory, once: this runs for every
+	// entry of an archive, so it allocates nothing per name it compares.
+	homeRel, inHome := "", false
+	if home != "" {
+		homeRel, inHome = strings.CutPrefix(lower, strings.TrimSuffix(home, "/")+"/")
+	}
+	underHome := func(rel string) bool {
+		return inHome && (homeRel == rel || len(homeRel) > len(rel) && homeRel[len(rel)] == '/' && strings.HasPrefix(homeRel, rel))
+	}
+	lowerSlash := lower + "/"
 	for _, rc := range shellStartup {
 		if underHome(rc) {
 			return &PathFinding{ID: "path.shell-startup", Reason: "a write to ~/" + rc + ", which every later shell runs (an alias there can switch git or sentinel off)"}
@@ -108,8 +134,8 @@ func (e *Env) checkResolved(p string) *PathFinding {
 		s.Reason = "a write to " + s.Reason
 		return s
 	}
-	for _, rel := range agentSettings() {
-		if strings.Contains(lower+"/", "/"+rel) || strings.Contains(lower, "/"+rel) && !strings.HasSuffix(rel, "/") {
+	for _, rel := range slashedAgentSettings() {
+		if strings.Contains(lowerSlash, rel) || strings.Contains(lower, rel) && !strings.HasSuffix(rel, "/") {
 			return &PathFinding{ID: "path.agent-settings", Reason: "a write to an agent's settings, where its hooks and permissions live"}
 		}
 	}
@@ -117,13 +143,13 @@ func (e *Env) checkResolved(p string) *PathFinding {
 		return &PathFinding{ID: "path.agent-settings", Reason: "a write to an agent's settings, where its hooks and permissions live"}
 	}
 	switch {
-	case strings.Contains(lower+"/", "/.git/hooks/"), strings.HasSuffix(lower, "/.git/config"), strings.HasSuffix(lower, "/.git/config.worktree"),
-		strings.HasSuffix(lower, "/.git/info/attributes"), strings.Contains(lower+"/", "/.git/sentinel/"),
+	case strings.Contains(lowerSlash, "/.git/hooks/"), strings.HasSuffix(lower, "/.git/config"), strings.HasSuffix(lower, "/.git/config.worktree"),
+		strings.HasSuffix(lower, "/.git/info/attributes"), strings.Contains(lowerSlash, "/.git/sentinel/"),
 		underHome(".gitconfig"), e.XDGConfig != "" && shell.Within(lower, strings.ToLower(filepath.ToSlash(e.XDGConfig))+"/git"), underHome(".config/git"):
 		return &PathFinding{ID: "path.git-control", Reason: "a write to git's hooks, configuration or sentinel's state in it"}
-	case strings.Contains(lower+"/", "/.husky/"), base == "lefthook.yml", base == ".lefthook.yml", base == "lefthook-local.yml", base == ".pre-commit-config.yaml":
+	case strings.Contains(lowerSlash, "/.husky/"), base == "lefthook.yml", base == ".lefthook.yml", base == "lefthook-local.yml", base == ".pre-commit-config.yaml":
 		return &PathFinding{ID: "path.hook-manager", Reason: "a write to a hook manager's configuration"}
-	case strings.Contains(lower+"/", "/.sentinel/"), e.UserConfig != "" && shell.Within(lower, strings.ToLower(filepath.ToSlash(e.UserConfig))),
+	case strings.Contains(lowerSlash, "/.sentinel/"), e.UserConfig != "" && shell.Within(lower, strings.ToLower(filepath.ToSlash(e.UserConfig))),
 		e.StateDir != "" && shell.Within(lower, strings.ToLower(filepath.ToSlash(e.StateDir))):
 		return &PathFinding{ID: "path.sentinel", Reason: "a write to sentinel's own files; a person changes them"}
 	case e.inCacheDir(lower):

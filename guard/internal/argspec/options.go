@@ -42,6 +42,9 @@ type Spec struct {
 	gitNeg  bool // --no-X negates X, and --X negates an option named no-X
 	stop    bool // options end at the first operand (POSIX; wrappers)
 	numeric bool // a word like -1 or -5 is an operand (kill, head)
+	// oldStyle reads a first word without a dash as one-letter options,
+	// whose values are the words that follow, in order (tar xzf a.tgz).
+	oldStyle bool
 }
 
 // parseSpec builds a table from a compact description: options separated
@@ -199,6 +202,9 @@ func (s *Spec) lookupLong(name string) (o *Opt, neg bool, alts []string) {
 // Parse reads args against the table.
 func (s *Spec) Parse(args []string) *Parsed {
 	p := &Parsed{AfterDash: -1}
+	if s.oldStyle && len(args) > 0 && args[0] != "" && args[0][0] != '-' {
+		args = s.expandOldStyle(args)
+	}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
@@ -252,6 +258,23 @@ func (s *Spec) Parse(args []string) *Parsed {
 		}
 	}
 	return p
+}
+
+// expandOldStyle rewrites tar's old-style first word: each letter is an
+// option, and those that take a value take the next words in turn, so
+// that tar xfC a.tar dir is tar -x -f a.tar -C dir.
+func (s *Spec) expandOldStyle(args []string) []string {
+	out := make([]string, 0, len(args)+len(args[0]))
+	rest := args[1:]
+	for i := 0; i < len(args[0]); i++ {
+		o := s.Short[args[0][i]]
+		out = append(out, "-"+args[0][i:i+1])
+		if o != nil && o.arg == reqArg && len(rest) > 0 {
+			out = append(out, rest[0])
+			rest = rest[1:]
+		}
+	}
+	return append(out, rest...)
 }
 
 func isNumber(s string) bool {
@@ -312,6 +335,10 @@ var specs = sync.OnceValue(func() *specTable {
 	posix("unbuffer", "p")
 	posix("script", "a|append c|command= E|echo= e|return f|flush force B|log-io= I|log-in= O|log-out= T|log-timing= m|logging-format= o|output-limit= q|quiet t|timing?")
 	// Shells: -c takes no value; the script is the first operand.
+	for name, d := range archiveDescs {
+		m.descs[name] = d
+	}
+	m.descs["gtar"] = m.descs["tar"]
 	for _, sh := range []string{"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "busybox-sh"} {
 		posix(sh, "c s i l login e x u v n f a b h m p t k o= O= rcfile= init-file= norc noprofile posix restricted r noediting pretty-print debugger dump-strings D dump-po-strings verbose version help")
 	}
@@ -332,6 +359,7 @@ type specDesc struct {
 	desc                 string
 	abbrev, gitNeg, stop bool
 	numeric              bool // a word like -1 is an operand, as cmdSpec.numeric
+	oldStyle             bool // as Spec.oldStyle
 }
 
 // get returns the table of a command, or nil.
@@ -346,7 +374,7 @@ func (t *specTable) Get(name string) *Spec {
 		return nil
 	}
 	s := parseSpec(d.desc, d.abbrev, d.gitNeg, d.stop)
-	s.numeric = d.numeric
+	s.numeric, s.oldStyle = d.numeric, d.oldStyle
 	if t.parsed == nil {
 		t.parsed = map[string]*Spec{}
 	}
