@@ -385,6 +385,8 @@ func commandWrites(c *shell.Command, e *pathguard.Env) []string {
 				}
 			}
 		}
+	case "curl", "wget":
+		out = append(out, downloadTargets(c)...)
 	case "ssh-keygen":
 		args := c.Args()
 		reads := false
@@ -397,6 +399,86 @@ func commandWrites(c *shell.Command, e *pathguard.Env) []string {
 			}
 			if a == "-R" {
 				out = append(out, "~/.ssh/known_hosts")
+			}
+		}
+	}
+	return out
+}
+
+// downloadTargets are the files curl and wget write: -o FILE and
+// --output, -O (the URL's base name, in --output-dir), the header dump,
+// cookie jar and trace files; wget's -O, its logs, and the URL's base name
+// in the -P directory where no -O is given. Short options bundle (curl
+// -sSLo FILE, wget -qO-).
+func downloadTargets(c *shell.Command) []string {
+	curl := c.Name() == "curl"
+	// The short options that take a value, and what the value of each
+	// that writes is.
+	takes, writes := "AbcCdDeEFHKmoQrtTuUwxXyYz", map[byte]string{'o': "out", 'D': "file", 'c': "file"}
+	long := map[string]string{"--output": "out", "--output-dir": "dir", "--dump-header": "file", "--cookie-jar": "file", "--trace": "file", "--trace-ascii": "file"}
+	if !curl {
+		takes, writes = "OoaeiBtTwQPUlARDIX", map[byte]string{'O': "out", 'P': "dir", 'o': "file", 'a': "file"}
+		long = map[string]string{"--output-document": "out", "--directory-prefix": "dir", "--output-file": "file", "--append-output": "file"}
+	}
+	args := c.Args()
+	var out, urls []string
+	dir, named, remoteName := "", false, false
+	take := func(kind, v string) {
+		switch kind {
+		case "out":
+			named = true
+			if v != "-" {
+				out = append(out, v)
+			}
+		case "dir":
+			dir = v
+		case "file":
+			if v != "-" {
+				out = append(out, v)
+			}
+		}
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case strings.Contains(a, "://"):
+			urls = append(urls, a)
+		case strings.HasPrefix(a, "--"):
+			name, v, hasV := strings.Cut(a, "=")
+			if curl && (name == "--remote-name" || name == "--remote-name-all") {
+				remoteName = true
+			}
+			if kind, ok := long[name]; ok {
+				if !hasV && i+1 < len(args) {
+					i++
+					v = args[i]
+				}
+				take(kind, v)
+			}
+		case len(a) > 1 && a[0] == '-':
+			for j := 1; j < len(a); j++ {
+				if curl && a[j] == 'O' {
+					remoteName = true
+					continue
+				}
+				if strings.IndexByte(takes, a[j]) < 0 {
+					continue
+				}
+				v := a[j+1:]
+				if v == "" && i+1 < len(args) {
+					i++
+					v = args[i]
+				}
+				take(writes[a[j]], v)
+				break
+			}
+		}
+	}
+	if !curl && !named || remoteName {
+		for _, u := range urls {
+			u, _, _ = strings.Cut(u, "?")
+			if base := path.Base(strings.TrimRight(u, "/")); base != "" && !strings.Contains(base, ":") {
+				out = append(out, path.Join(dir, base))
 			}
 		}
 	}
