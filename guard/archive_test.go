@@ -280,3 +280,26 @@ func TestArchivesAreReadForWhatTheyWrite(t *testing.T) {
 		t.Errorf("an archive on a pipe into the project at strict: %s, want deny", d.Verdict)
 	}
 }
+
+// TestTarCarriesCommands: the commands tar runs (--to-command, the
+// compressor of -I, --checkpoint-action=exec=, the volume script) are read
+// as commands, so that tar is not a wrapper that hides them.
+func TestTarCarriesCommands(t *testing.T) {
+	e := guardtest.Env(t)
+	for _, tc := range []struct {
+		cmd  string
+		want verdict.Verdict
+	}{
+		{"tar -xf a.tar --to-command='rm -rf .git'", verdict.Deny},
+		{"tar -cf /dev/null src --checkpoint=1 --checkpoint-action=exec='git commit --no-verify -m x'", verdict.Deny},
+		{`tar -I 'sh -c "rm -rf ~"' -xf a.tar`, verdict.Deny},
+		{"tar --use-compress-program='git push --force origin main' -cf x.tar src", verdict.Deny},
+		{"tar -F 'git commit -nm x' -cMf x.tar src", verdict.Deny},
+		{"tar --use-compress-program=pigz -cf x.tgz src", verdict.Allow},
+		{"tar -xf a.tar --to-command='sha256sum'", verdict.Allow},
+	} {
+		if d := EvaluateCommand(tc.cmd, e, nil); d.Verdict != tc.want {
+			t.Errorf("%q: %s, want %s (%s)", tc.cmd, d.Verdict, tc.want, d.Reason())
+		}
+	}
+}

@@ -133,6 +133,29 @@ func (d *decomposer) gitCarriers(c *Command, depth int) error {
 	return nil
 }
 
+// tarCarriers reads the commands tar runs: --to-command for each
+// entry, the compressor of -I/--use-compress-program, the volume script
+// of -F/--info-script, the remote shell, and --checkpoint-action=exec=.
+// GNU tar runs each through the shell.
+func (d *decomposer) tarCarriers(c *Command, depth int) error {
+	p := c.Opts()
+	var cmds []string
+	for _, id := range []string{"to-command", "use-compress-program", "info-script", "rsh-command", "rmt-command"} {
+		cmds = append(cmds, p.Values(id)...)
+	}
+	for _, v := range p.Values("checkpoint-action") {
+		if cmd, ok := strings.CutPrefix(v, "exec="); ok {
+			cmds = append(cmds, cmd)
+		}
+	}
+	for _, cmd := range cmds {
+		if err := d.parse(cmd, depth+1, append(append([]string(nil), c.Via...), "tar")); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // xargs runs its command with words from stdin. With literal input, the
 // words are spliced in as xargs would: appended, or put in place of the
 // -I string, one command per line. With input the guard cannot read, the

@@ -730,6 +730,8 @@ func (d *decomposer) add(c *Command, depth int) error {
 		}
 	case name == "git":
 		return d.gitCarriers(c, depth)
+	case name == "tar" || name == "gtar" || name == "bsdtar":
+		return d.tarCarriers(c, depth)
 	}
 	return nil
 }
