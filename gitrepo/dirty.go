@@ -10,6 +10,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
+	"strings"
 
 	"github.com/gitsentinel/sentinel/internal/gitconfig"
 )
@@ -124,4 +126,33 @@ func (ix *Index) hashMatches(e *Entry, name string) (bool, error) {
 		return false, fmt.Errorf("%w: %s changed while it was read", ErrDirtyUnknown, e.Path)
 	}
 	return hex.EncodeToString(h.Sum(nil)) == e.Blob, nil
+}
+
+// TrackedUnchanged reports whether the file at p is one the repository
+// around it tracks, unconflicted, with the content its index holds: what
+// a person committed or staged, not changed since. Like TrackedChanges it
+// never runs git, and what it cannot tell is ErrDirtyUnknown, wrapped.
+func TrackedUnchanged(p string, maxHash int64) (bool, error) {
+	if !canStat {
+		return false, fmt.Errorf("%w: no stat cache reader on this system", ErrDirtyUnknown)
+	}
+	r, err := gitconfig.Discover(filepath.Dir(p), os.LookupEnv)
+	if err != nil {
+		return false, fmt.Errorf("%w: %v", ErrDirtyUnknown, err)
+	}
+	rel, err := filepath.Rel(r.Root, p)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return false, nil
+	}
+	rel = filepath.ToSlash(rel)
+	ix, err := ReadIndex(&Info{Root: r.Root, CommonDir: r.CommonDir, ObjectFormat: r.ObjectFormat})
+	if err != nil {
+		return false, fmt.Errorf("%w: %v", ErrDirtyUnknown, err)
+	}
+	i := sort.Search(len(ix.Entries), func(i int) bool { return ix.Entries[i].Path >= rel })
+	if i == len(ix.Entries) || ix.Entries[i].Path != rel || ix.Entries[i].Stage != 0 {
+		return false, nil
+	}
+	changed, err := ix.differs(i, &maxHash)
+	return !changed && err == nil, err
 }

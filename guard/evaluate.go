@@ -34,6 +34,22 @@ type Decision struct {
 	writtenDirs []string
 	// extractions are the archives' commands read so far, each once.
 	extractions map[*shell.Command]*extraction
+	// undecided marks the findings (by index) that are questions about
+	// what the guard cannot compute, as opposed to what a command states.
+	undecided map[int]bool
+	// scripts is the reading of script files the commands run.
+	scripts scriptState
+}
+
+// addUndecided records a finding about what the guard cannot compute: a
+// question at the standard level, a denial above it.
+func (d *Decision) addUndecided(e *pathguard.Env, f verdict.Finding) {
+	f.Verdict = e.Undecided()
+	if d.undecided == nil {
+		d.undecided = map[int]bool{}
+	}
+	d.undecided[len(d.Findings)] = true
+	d.Add(f)
 }
 
 // writtenBefore reports a path an earlier command of the line writes.
@@ -83,8 +99,15 @@ func EvaluateCommand(src string, e *pathguard.Env, p *policy.Policy) *Decision {
 			Reason: verdict.Reason("parse", err.Error(), "write the command so that a POSIX/Bash parser reads it")})
 		return d
 	}
-	env := e
 	d.written = map[string]bool{}
+	d.evaluateAll(cmds, e, p)
+	return d
+}
+
+// evaluateAll decides on each command in turn, in the working directory
+// the ones before it moved to, noting what each writes for those after it.
+func (d *Decision) evaluateAll(cmds []*shell.Command, e *pathguard.Env, p *policy.Policy) {
+	env := e
 	for _, c := range cmds {
 		ce := env
 		if c.Dir != "" {
@@ -94,6 +117,7 @@ func EvaluateCommand(src string, e *pathguard.Env, p *policy.Policy) *Decision {
 			ce = &moved
 		}
 		evaluateOne(c, ce, p, d)
+		evaluateScript(c, ce, p, d)
 		for _, w := range commandWrites(c, ce) {
 			d.written[ce.Resolve(w)] = true
 		}
@@ -107,7 +131,6 @@ func EvaluateCommand(src string, e *pathguard.Env, p *policy.Policy) *Decision {
 		}
 		env = after(env, c)
 	}
-	return d
 }
 
 // after is the environment of the commands that follow c: a cd or pushd
@@ -194,33 +217,32 @@ func evaluateBuiltin(c *shell.Command, e *pathguard.Env, p *policy.Policy, d *De
 	if _, applies, ok := patchWrites(c, e, d.writtenBefore); applies && !ok {
 		// What the patch writes is not known: it could be git's hooks or
 		// sentinel's own files.
-		d.Add(verdict.Finding{RuleID: "write.patch-unread", Severity: verdict.High, Verdict: e.Undecided(), Command: c.Text,
+		d.addUndecided(e, verdict.Finding{RuleID: "write.patch-unread", Severity: verdict.High, Command: c.Text,
 			Reason: verdict.High.Reason("write.patch-unread", "applying a patch the guard cannot read, which could write git's hooks or sentinel's files", "write the patch to a file in the project, then apply that file")})
 	}
 	if x != nil && x.unknown != "" && x.reach != nil {
 		// What the archive holds is not known, and it lands where git's
 		// hooks or sentinel's files are.
-		d.Add(verdict.Finding{RuleID: "write.archive-unread", Severity: verdict.High, Verdict: e.Undecided(), Command: c.Text,
+		d.addUndecided(e, verdict.Finding{RuleID: "write.archive-unread", Severity: verdict.High, Command: c.Text,
 			Reason: verdict.High.Reason("write.archive-unread", "extracting an archive whose entries the guard cannot list ("+x.unknown+") where they could write "+x.reach.Reason,
 				"list it first (tar -tf, unzip -l), or extract it into a new temporary directory")})
 	}
 	if c.Computed {
-		v := e.Undecided()
-		d.Add(verdict.Finding{RuleID: "command.computed", Verdict: v, Command: c.Text,
+		d.addUndecided(e, verdict.Finding{RuleID: "command.computed", Command: c.Text,
 			Reason: verdict.High.Reason("command.computed", "the command's name is computed ("+c.Name()+"), so what runs cannot be checked", "write the command out")})
 	}
 	for _, r := range rules.Catalogue() {
 		if r.Severity == verdict.Critical || r.Level > e.Level || !r.Match(c, e) {
 			continue
 		}
-		v := verdict.Deny
 		switch {
 		case r.Severity == verdict.Medium:
-			v = verdict.Warn
+			d.Add(ruleFinding(r, c, verdict.Warn))
 		case r.Asks:
-			v = e.Undecided()
+			d.addUndecided(e, ruleFinding(r, c, verdict.Ask))
+		default:
+			d.Add(ruleFinding(r, c, verdict.Deny))
 		}
-		d.Add(ruleFinding(r, c, v))
 	}
 	// git rm --cached untracks a file and leaves it be: right for a
 	// secret, a loss for sentinel's own files.

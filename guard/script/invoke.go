@@ -387,3 +387,69 @@ func invokeAwk(args []string) (string, string, bool, bool) {
 	}
 	return "awk", strings.Join(code, "\n"), false, true
 }
+
+// ScriptFile recognises an interpreter command line that runs a program
+// file (python3 x.py, node x.js, ruby x.rb, perl x.pl, php x.php, php -f
+// x.php, awk -f x.awk) and returns the language Effects reads it in, the
+// file and the program's arguments. ok is false for anything else, an
+// inline program or a module (python -m) included.
+func ScriptFile(argv []string) (lang, file string, args []string, ok bool) {
+	if len(argv) < 2 {
+		return "", "", nil, false
+	}
+	name := path.Base(argv[0])
+	rest := argv[1:]
+	if name == "busybox" {
+		name, rest = path.Base(rest[0]), rest[1:]
+	}
+	if _, _, _, inline := Invocation(append([]string{name}, rest...)); inline {
+		return "", "", nil, false
+	}
+	// The options before the file that take a value in the next word.
+	var takes map[string]bool
+	switch {
+	case pythonName().MatchString(name):
+		lang, takes = "python", map[string]bool{"-W": true, "-X": true, "--check-hash-based-pycs": true}
+	case name == "node" || name == "nodejs":
+		lang, takes = "javascript", map[string]bool{"-r": true, "--require": true, "--import": true, "--loader": true, "--experimental-loader": true,
+			"-C": true, "--conditions": true, "--input-type": true, "--env-file": true, "--title": true, "--inspect-port": true, "--stack-size": true}
+	case name == "perl" || pythonLikeVersion(name, "perl"):
+		lang, takes = "perl", map[string]bool{"-I": true}
+	case name == "ruby" || pythonLikeVersion(name, "ruby"):
+		lang, takes = "ruby", map[string]bool{"-I": true, "-r": true, "-E": true, "-C": true}
+	case name == "php" || pythonLikeVersion(name, "php"):
+		lang, takes = "php", map[string]bool{"-d": true, "-c": true, "-z": true}
+	case name == "awk" || name == "gawk" || name == "mawk" || name == "nawk" || name == "original-awk":
+		for i, a := range rest {
+			if (a == "-f" || a == "--file") && i+1 < len(rest) {
+				return "awk", rest[i+1], nil, true
+			}
+			if v, ok := strings.CutPrefix(a, "--file="); ok {
+				return "awk", v, nil, true
+			}
+		}
+		return "", "", nil, false
+	default:
+		return "", "", nil, false
+	}
+	for i := 0; i < len(rest); i++ {
+		a := rest[i]
+		switch {
+		case a == "--":
+			if i+1 < len(rest) {
+				return lang, rest[i+1], rest[i+2:], true
+			}
+			return "", "", nil, false
+		case lang == "php" && a == "-f" && i+1 < len(rest):
+			return lang, rest[i+1], rest[i+2:], true
+		case lang == "python" && strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsAny(a, "m"):
+			return "", "", nil, false // a module
+		case takes[a]:
+			i++
+		case strings.HasPrefix(a, "-") && len(a) > 1:
+		default:
+			return lang, a, rest[i+1:], true
+		}
+	}
+	return "", "", nil, false
+}

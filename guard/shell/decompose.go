@@ -70,6 +70,9 @@ type Command struct {
 	// unset); ClearEnv marks env -i, which removes them all.
 	Unset    []string
 	ClearEnv bool
+	// ScriptRead marks a run of a script whose text this line wrote (cat >
+	// x.sh <<EOF … EOF; sh x.sh), which was read in its place.
+	ScriptRead bool
 	// Inline is the language of a program given on the command line or
 	// stdin (python -c, node -e), which the guard read.
 	Inline string
@@ -144,13 +147,17 @@ func Decompose(src string) ([]*Command, error) {
 // DecomposeIn decomposes with an environment, which lets the guard compute
 // the command substitutions that depend on it ($(pwd), $(command -v x)).
 func DecomposeIn(src string, e *Env) ([]*Command, error) {
-	d := &decomposer{fetched: map[*syntax.CallExpr]bool{}, piped: map[*syntax.CallExpr]string{},
-		dynamic: map[*syntax.CallExpr]bool{}, pipedPaths: map[*syntax.CallExpr][]string{}, written: map[string]string{}, fetchedTo: map[string]bool{}, scope: &scope{vars: map[string]string{}, env: e}}
+	d := newDecomposer(e)
 	err := d.parse(src, 0, nil)
 	if d.needsEngine {
 		return d.out, script.ErrNeedsEngine
 	}
 	return d.out, err
+}
+
+func newDecomposer(e *Env) *decomposer {
+	return &decomposer{fetched: map[*syntax.CallExpr]bool{}, piped: map[*syntax.CallExpr]string{},
+		dynamic: map[*syntax.CallExpr]bool{}, pipedPaths: map[*syntax.CallExpr][]string{}, written: map[string]string{}, fetchedTo: map[string]bool{}, scope: &scope{vars: map[string]string{}, env: e}}
 }
 
 func (d *decomposer) parse(src string, depth int, via []string) error {
@@ -602,6 +609,7 @@ func (d *decomposer) add(c *Command, depth int) error {
 	if len(c.Argv) > 0 && strings.Contains(c.Argv[0], "/") {
 		// ./x.sh, written or downloaded earlier in the line.
 		if text, ok := d.written[path.Clean(c.Argv[0])]; ok {
+			c.ScriptRead = true
 			d.out = append(d.out, c)
 			return d.parse(text, depth+1, append(append([]string(nil), c.Via...), "run "+c.Argv[0]))
 		}
@@ -681,6 +689,7 @@ func (d *decomposer) add(c *Command, depth int) error {
 		}
 		if script != "" {
 			if text, ok := d.written[path.Clean(script)]; ok {
+				c.ScriptRead = true
 				return sub(text, name+" "+script)
 			}
 			if d.fetchedTo[path.Clean(script)] {

@@ -43,6 +43,13 @@ func InterpreterProgram(argv []string) (lang, code string, stdin, ok bool) {
 func (d *decomposer) interpreter(c *Command, depth int) error {
 	lang, code, fromStdin, ok := InterpreterProgram(c.Argv)
 	if !ok {
+		// A program file this line wrote: its text is the program.
+		if l, file, _, isFile := script.ScriptFile(c.Argv); isFile {
+			if text, written := d.written[path.Clean(file)]; written {
+				c.ScriptRead = true
+				return d.program(c, l, text, depth, append(append([]string(nil), c.Via...), c.Name()+" "+file))
+			}
+		}
 		return nil
 	}
 	if fromStdin {
@@ -52,7 +59,12 @@ func (d *decomposer) interpreter(c *Command, depth int) error {
 		code = c.Stdin
 	}
 	c.Inline = lang
-	via := append(append([]string(nil), c.Via...), c.Name()+" program")
+	return d.program(c, lang, code, depth, append(append([]string(nil), c.Via...), c.Name()+" program"))
+}
+
+// program turns what a program in lang would do into commands, each
+// carried by c and read through via.
+func (d *decomposer) program(c *Command, lang, code string, depth int, via []string) error {
 	unknown := func(api string) error {
 		d.out = append(d.out, &Command{Argv: []string{"$(" + api + ")"}, Computed: true, Env: map[string]string{}, Via: via, Text: c.Text})
 		return nil

@@ -102,6 +102,15 @@ func (s Severity) Reason(id, what, how string) string {
 	return format(id+", "+s.String(), what, how)
 }
 
+// Inside adds where a finding was found to a reason Reason made:
+// "sentinel guard [ID]: what, in WHERE; instead: how".
+func Inside(reason, where string) string {
+	if i := strings.Index(reason, "; instead: "); i >= 0 {
+		return reason[:i] + ", in " + where + reason[i:]
+	}
+	return reason + ", in " + where
+}
+
 func format(tag, what, how string) string {
 	r := "sentinel guard [" + tag + "]: " + what
 	if how != "" {

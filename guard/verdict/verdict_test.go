@@ -34,3 +34,14 @@ func TestOneLine(t *testing.T) {
 		t.Error("ParseLevel misreads a level")
 	}
 }
+
+// TestInside: where a finding was found goes before the safer way.
+func TestInside(t *testing.T) {
+	r := High.Reason("rm.repository", "deleting the repository", "delete the files you mean")
+	if got, want := Inside(r, "x.sh"), "sentinel guard [rm.repository, HIGH]: deleting the repository, in x.sh; instead: delete the files you mean"; got != want {
+		t.Errorf("Inside = %q, want %q", got, want)
+	}
+	if got, want := Inside(Reason("parse", "it does not parse", ""), "x.sh"), "sentinel guard [parse]: it does not parse, in x.sh"; got != want {
+		t.Errorf("Inside = %q, want %q", got, want)
+	}
+}
