@@ -111,12 +111,20 @@ func evaluateScript(c *shell.Command, e *pathguard.Env, p *policy.Policy, d *Dec
 		}
 		return
 	}
+	// The script inherits what its command sets (PATH=/x ./commit.sh).
+	vars := map[string]string{}
+	for k, v := range c.Inherited {
+		vars[k] = v
+	}
+	for k, v := range c.Env {
+		vars[k] = v
+	}
 	var cmds []*shell.Command
 	var err error
 	if lang == "sh" {
-		cmds, err = shell.DecomposeScript(text, run.File, run.Args, &e.Env)
+		cmds, err = shell.DecomposeScript(text, run.File, run.Args, vars, &e.Env)
 	} else {
-		cmds, err = shell.DecomposeProgram(lang, text, run.File, &e.Env)
+		cmds, err = shell.DecomposeProgram(lang, text, run.File, vars, &e.Env)
 	}
 	if errors.Is(err, script.ErrNeedsEngine) {
 		d.NeedsEngine = true

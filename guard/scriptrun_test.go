@@ -47,6 +47,7 @@ func TestScriptsAreReadAsTheirCommands(t *testing.T) {
 	write("evil.js", "const fs = require('fs')\nfs.writeFileSync('.sentinel/config.toml', '')\n")
 	write("bin/deploy", "#!/usr/bin/env python3\nimport os\nos.system('git push --force origin main')\n")
 	write("nested.sh", "#!/bin/sh\n./evil.sh\n")
+	write("commit.sh", "#!/bin/sh\ngit add -A\ngit commit -m wip\n")
 	write("self.sh", "#!/bin/sh\necho again\n./self.sh\n")
 	write("rmarg.sh", "#!/bin/sh\nrm -rf \"$1\"\n")
 	write("build.sh", "#!/bin/bash\nset -euo pipefail\ncd \"$(dirname \"$0\")\"\ngo build ./...\ngo test ./...\nmkdir -p dist && cp bin/* dist/\n")
@@ -93,6 +94,8 @@ func TestScriptsAreReadAsTheirCommands(t *testing.T) {
 		{"bin/deploy", verdict.Deny},
 		{"./nested.sh", verdict.Deny},
 		{"bash rmarg.sh .git", verdict.Deny},
+		{"PATH=/tmp/fk:$PATH ./commit.sh", verdict.Deny},
+		{"export SENTINEL_BIN=/bin/true; sh commit.sh", verdict.Deny},
 		{"cat > x.sh <<'EOF'\nrm -rf .git/hooks\nEOF\nsh x.sh", verdict.Deny},
 		{"printf 'git commit --no-verify -m x\\n' > x.sh && bash x.sh", verdict.Deny},
 		{"cat > x.py <<'EOF'\nimport shutil\nshutil.rmtree('.git')\nEOF\npython3 x.py", verdict.Deny},
@@ -106,6 +109,7 @@ func TestScriptsAreReadAsTheirCommands(t *testing.T) {
 		{"bash build.sh", verdict.Allow},
 		{"bash rmarg.sh build", verdict.Allow},
 		{"./self.sh", verdict.Allow},
+		{"./commit.sh", verdict.Allow},
 		{"./prog", verdict.Allow},
 		{"./missing.sh", verdict.Allow},
 		{"bash -n evil.sh", verdict.Allow},

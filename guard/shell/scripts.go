@@ -86,10 +86,12 @@ func ScriptLanguage(text string) string {
 }
 
 // DecomposeScript decomposes a shell script file's text as the shell would
-// run it: args are $1, $2… and "$@", name is $0. Its commands are read
-// through "run NAME".
-func DecomposeScript(src, name string, args []string, e *Env) ([]*Command, error) {
+// run it: args are $1, $2… and "$@", name is $0, and its commands inherit
+// the variables of vars (the command that runs it sets them, or the line
+// did before it). Its commands are read through "run NAME".
+func DecomposeScript(src, name string, args []string, vars map[string]string, e *Env) ([]*Command, error) {
 	d := newDecomposer(e)
+	d.carried = vars
 	d.scope.positional(args)
 	d.scope.set("0", name, true)
 	err := d.parse(src, 1, []string{"run " + name})
@@ -101,9 +103,10 @@ func DecomposeScript(src, name string, args []string, e *Env) ([]*Command, error
 
 // DecomposeProgram reads a program file in one of script's languages
 // for the commands it would run and the files it would touch, as an
-// inline program of that language is read.
-func DecomposeProgram(lang, src, name string, e *Env) ([]*Command, error) {
+// inline program of that language is read; vars are as DecomposeScript's.
+func DecomposeProgram(lang, src, name string, vars map[string]string, e *Env) ([]*Command, error) {
 	d := newDecomposer(e)
+	d.carried = vars
 	c := &Command{Argv: []string{name}, Env: map[string]string{}, Text: name}
 	err := d.program(c, lang, src, 1, []string{"run " + name})
 	if d.needsEngine {
