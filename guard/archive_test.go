@@ -206,6 +206,8 @@ func TestArchivesAreReadForWhatTheyWrite(t *testing.T) {
 		{"busybox tar -xf cfg.tar", verdict.Deny},
 		{"sudo tar -xf cfg.tar", verdict.Deny},
 		{"tar -cf .git/hooks/pre-commit src", verdict.Deny},
+		{"git archive -o .git/hooks/pre-commit HEAD", verdict.Deny},
+		{"git archive --output=.sentinel/baseline.json HEAD", verdict.Deny},
 		// Archives whose entries are not known: a question where they
 		// could land on git's or sentinel's files.
 		{"git archive HEAD | tar -x", verdict.Ask},
@@ -256,6 +258,8 @@ func TestArchivesAreReadForWhatTheyWrite(t *testing.T) {
 		{"tar -xf missing.tar", verdict.Allow},
 		{"tar -C .git -xzf hook.tgz", verdict.Allow}, // .git/x/hooks is not git's
 		{"tar -czf dist.tgz src", verdict.Allow},
+		{"git archive -o " + tmp + "/src.tar HEAD", verdict.Allow},
+		{"git archive --format=tar.gz -9 HEAD > dist.tgz", verdict.Allow},
 		{"git archive HEAD | tar -x -C " + tmp + "/export", verdict.Allow},
 		{"tar -xJf x.tar.xz -C " + tmp + "/out", verdict.Allow},
 		{"unzip ok.zip", verdict.Allow},

@@ -339,6 +339,9 @@ func commandWrites(c *shell.Command, e *pathguard.Env) []string {
 	case "find":
 		out = append(out, rules.RemovedBy(c, nil)...) // the start paths of find -delete
 	case "git":
+		if c.Sub() == "archive" {
+			out = append(out, c.Git().Args.Values("output")...) // git archive -o FILE
+		}
 		if c.Sub() == "update-index" {
 			// --cacheinfo MODE,SHA,PATH or MODE SHA PATH stages content
 			// without touching the file: a write to it all the same.

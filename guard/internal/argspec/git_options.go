@@ -54,6 +54,7 @@ var GitSubs = sync.OnceValue(func() *specTable {
 		"apply":          "stat numstat summary check index cached intent-to-add N 3|3way apply no-add build-fake-ancestor= R|reverse allow-binary-replacement binary reject z p= C= unidiff-zero exclude= include= ignore-space-change ignore-whitespace whitespace= inaccurate-eof v|verbose q|quiet recount directory= allow-empty",
 		"checkout-index": "u|index q|quiet f|force a|all n|no-create prefix= stage= temp stdin z",
 		"read-tree":      "m reset u i n|dry-run v trivial aggressive prefix= index-output= exclude-per-directory= q|quiet",
+		"archive":        "format= l|list v|verbose prefix= o|output= add-file= add-virtual-file= worktree-attributes remote= exec= mtime= 0 1 2 3 4 5 6 7 8 9",
 	}
 	m := &specTable{descs: make(map[string]specDesc, len(desc))}
 	for name, d := range desc {
