@@ -493,8 +493,9 @@ func readExtraction(c *shell.Command, e *pathguard.Env, writtenBefore func(strin
 			x.hits = append(x.hits, archiveHit{path: p, f: f})
 		}
 	}
+	paths := entryPaths(entries, a.names, a.strip)
 	for _, d := range a.dirs {
-		for _, w := range entryPaths(entries, a.names, a.strip) {
+		for _, w := range paths {
 			check(joinDir(d, w.path), w.link)
 		}
 	}

@@ -378,6 +378,9 @@ func listCpio(f *os.File, deadline time.Time) ([]archiveEntry, error) {
 	}
 }
 
+// maxArNames bounds ar's table of long names.
+const maxArNames = 1 << 20
+
 // listAr lists an ar archive's members: GNU's long names from the //
 // table, BSD's #1/N names before the data. A thin archive, whose members
 // are other files, is one the guard does not read.
@@ -410,6 +413,9 @@ func listAr(f *os.File, deadline time.Time) ([]archiveEntry, error) {
 		case name == "/" || name == "/SYM64/" || name == "__.SYMDEF" || name == "__.SYMDEF SORTED":
 			name = "" // the symbol table
 		case name == "//":
+			if size > maxArNames {
+				return nil, notAr
+			}
 			b := make([]byte, size)
 			if _, err := io.ReadFull(br, b); err != nil {
 				return nil, notAr
@@ -417,7 +423,7 @@ func listAr(f *os.File, deadline time.Time) ([]archiveEntry, error) {
 			longNames, name, data = string(b), "", size%2
 		case strings.HasPrefix(name, "#1/"):
 			n, err := strconv.Atoi(name[3:])
-			if err != nil || n < 0 || int64(n) > size {
+			if err != nil || n < 0 || int64(n) > size || n > maxZipLink {
 				return nil, notAr
 			}
 			b := make([]byte, n)
