@@ -391,12 +391,12 @@ func baseRules() []*Rule {
 				"env -i PATH=/usr/bin git push", "PATH=/usr/local/bin:$PATH git commit -m x"},
 		},
 		{
-			ID: "sentinel.disarm", Severity: verdict.High, Reason: "a command that lowers sentinel's guard (accept, uninstall, guard uninstall, its merge driver)",
+			ID: "sentinel.disarm", Severity: verdict.High, Reason: "a command that lowers sentinel's guard (accept, trailers attest, uninstall, guard uninstall, its merge driver)",
 			Suggest: "ask a person: accepting a loss of tests or removing the hooks is their decision",
 			Match: func(c *shell.Command, e *pathguard.Env) bool {
 				ops := c.Operands()
 				disarms := len(ops) > 0 && (ops[0] == "accept" || ops[0] == "uninstall" || ops[0] == "merge-baseline") ||
-					len(ops) > 1 && ops[0] == "guard" && ops[1] == "uninstall"
+					len(ops) > 1 && (ops[0] == "guard" && ops[1] == "uninstall" || ops[0] == "trailers" && ops[1] == "attest")
 				switch {
 				case disarms && (strings.HasPrefix(c.Name(), "sentinel") || e.IsSentinelProgram(c.Argv0)):
 					// A copy under another name is still sentinel: known by
@@ -417,6 +417,7 @@ func baseRules() []*Rule {
 				return false
 			},
 			Deny: []string{"sentinel accept --reason x", "sentinel uninstall", "./bin/sentinel accept --reason 'ok'", "sentinel guard uninstall --agent claude",
+				"sentinel trailers attest --assisted-by Claude:unknown HEAD~1", "sentinel accept --rev HEAD~1 --reason x",
 				"sentinel-dev accept --reason x", "sentinel merge-baseline a b c",
 				"git config merge.sentinel.driver true", "git config --unset merge.sentinel.driver", "git config --remove-section merge.sentinel"},
 			Allow: []string{"sentinel check", "sentinel count --list", "sentinel guard explain --command 'ls'", "sentinel guard install --agent claude",
