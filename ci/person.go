@@ -44,6 +44,9 @@ const (
 	// RuleBadConfig: the trusted tree's configuration does not read, so
 	// whom it trusts is unknown.
 	RuleBadConfig = "unreadable-config"
+	// RuleMessageTooLarge: the message is larger than sentinel reads, so
+	// whether it shows an agent's hand is unknown.
+	RuleMessageTooLarge = trailers.RuleMessageTooLarge
 )
 
 // maxSignersSize bounds the allowed signers file: a line per person is a
@@ -295,6 +298,19 @@ func countingLowered(trusts map[string]trust, c gitrepo.Commit) []string {
 func agentCauses(syntax *trailers.Syntax, c gitrepo.Commit) []Cause {
 	var out []Cause
 	const personFix = "an acceptance is a person's decision: make the removal and its acceptance a commit of your own (run `sentinel accept --reason TEXT` yourself), without Assisted-by, and keep the agent's other work in commits of their own"
+	if c.Truncated() {
+		// Only the title was read: an Assisted-by or a footer may be in
+		// the rest, so the message cannot show a person made the commit.
+		onto := c.Short() + "~1"
+		if len(c.Parents) == 0 {
+			onto = "--root"
+		}
+		out = append(out, Cause{Rule: RuleMessageTooLarge,
+			Reason: fmt.Sprintf("the message is %d bytes, and sentinel reads commit messages of up to %d bytes: what would show an agent's hand may be in the part it cannot read", c.MessageSize, gitrepo.MaxMessage),
+			Fix:    fmt.Sprintf("reword the commit with a shorter message, and keep logs and data in files of the commit: `git rebase -i %s` (mark %s reword)", onto, c.Short()),
+		})
+		return append(out, identityCauses(c)...)
+	}
 	assisted := ""
 	for _, t := range syntax.Parse(c.Message) {
 		if strings.EqualFold(t.Token, trailers.AssistedBy) && assisted == "" {
@@ -333,6 +349,12 @@ func agentCauses(syntax *trailers.Syntax, c gitrepo.Commit) []Cause {
 			break
 		}
 	}
+	return append(out, identityCauses(c)...)
+}
+
+// identityCauses lists the author or committer that is an agent or a bot.
+func identityCauses(c gitrepo.Commit) []Cause {
+	var out []Cause
 	for _, who := range []struct{ rule, role, ident string }{{RuleAgentAuthor, "author", c.Author}, {RuleAgentCommitter, "committer", c.Committer}} {
 		if what := agentIdentity(who.ident); what != "" {
 			out = append(out, Cause{Rule: who.rule,

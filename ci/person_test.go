@@ -3,6 +3,7 @@ package ci
 import (
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/gitsentinel/sentinel/gitrepo"
@@ -112,5 +113,24 @@ func TestSignersChanged(t *testing.T) {
 				t.Errorf("signersChanged = %v, want %v", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestAgentCausesRefuseTruncated checks that a commit whose message was
+// too large to read cannot show a person made it: the part read may be
+// clean and the rest carry an Assisted-by. Its identities still count.
+func TestAgentCausesRefuseTruncated(t *testing.T) {
+	syntax := trailers.DefaultSyntax()
+	c := gitrepo.Commit{Hash: "0123456789abcdef", Message: []byte("Drop a test\n\nSigned-off-by: Jane Doe <jane@example.com>\n"), MessageSize: 300 << 20,
+		Author: "Claude <noreply@anthropic.com>", Committer: "Jane Doe <jane@example.com>", Parents: []string{"p"}}
+	var got []string
+	for _, cause := range agentCauses(&syntax, c) {
+		got = append(got, cause.Rule)
+		if cause.Rule == RuleMessageTooLarge && !strings.Contains(cause.Reason, "the message is 314572800 bytes") {
+			t.Errorf("reason %q", cause.Reason)
+		}
+	}
+	if want := []string{RuleMessageTooLarge, RuleAgentAuthor}; !reflect.DeepEqual(got, want) {
+		t.Errorf("rules %v, want %v", got, want)
 	}
 }

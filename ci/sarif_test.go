@@ -14,7 +14,7 @@ func TestSARIFRules(t *testing.T) {
 	for _, r := range sarif.Rules {
 		seen[r.ID] = true
 	}
-	for _, id := range []string{trailers.RuleAgentIdentity, trailers.RuleAgentSignoff, trailers.RuleAgentFooter, trailers.RuleMissingAssisted} {
+	for _, id := range []string{trailers.RuleAgentIdentity, trailers.RuleAgentSignoff, trailers.RuleAgentFooter, trailers.RuleMissingAssisted, trailers.RuleMessageTooLarge} {
 		if !seen[id] {
 			t.Errorf("no rule %s", id)
 		}

@@ -1,10 +1,12 @@
 package gitrepo
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 )
 
@@ -18,6 +20,38 @@ var (
 	ArgvFileLog = []string{"log", "--first-parent", "--reverse", "-z", "--no-show-signature", "--no-follow",
 		"--format=%H%n%cI%n%an <%ae>%n%s", "--end-of-options"}
 )
+
+// maxLogRecord bounds what is kept of one commit in ArgvFileLog's output:
+// its id, date, author and subject. git makes the subject of the
+// message's whole first paragraph, which may be hundreds of megabytes on
+// one line; a longer record is cut, and the title (or, past it, the
+// author) shown loses its end.
+const maxLogRecord = 16 << 10
+
+// logRecords reads NUL-ended records from r, handing each to fn, cut to
+// maxLogRecord bytes (cut is then true).
+func logRecords(r io.Reader, fn func(rec []byte, cut bool) error) error {
+	br := bufio.NewReaderSize(r, maxLogRecord)
+	for {
+		rec, err := br.ReadSlice(0)
+		cut := false
+		if errors.Is(err, bufio.ErrBufferFull) {
+			rec, cut = bytes.Clone(rec), true
+			for errors.Is(err, bufio.ErrBufferFull) {
+				_, err = br.ReadSlice(0)
+			}
+		}
+		if err != nil && !errors.Is(err, io.EOF) {
+			return err
+		}
+		if ferr := fn(bytes.TrimSuffix(rec, []byte{0}), cut); ferr != nil {
+			return ferr
+		}
+		if err != nil {
+			return nil
+		}
+	}
+}
 
 // FileCommit is a commit on the first-parent line that changed a file, and
 // the file as that commit holds it.
@@ -56,21 +90,24 @@ func FileLog(ctx context.Context, dir, since, path string) ([]FileCommit, error)
 	}
 	// ":(top)" reads path from the root, wherever in the work tree dir is,
 	// as the "REV:path" specs below do.
-	out, err := g.run(ctx, nil, ArgvFileLog, rev, "--", ":(top)"+path)
+	var commits []FileCommit
+	err := g.stream(ctx, func(out io.Reader) error {
+		return logRecords(out, func(rec []byte, cut bool) error {
+			rec = bytes.TrimPrefix(rec, []byte{'\n'}) // git separates -z records by NUL, and may start one with a newline
+			if len(rec) == 0 {
+				return nil
+			}
+			f := strings.SplitN(string(rec), "\n", 4)
+			if len(f) < 4 && !cut {
+				return fmt.Errorf("git log: unexpected record %q", rec)
+			}
+			f = append(f, "", "", "")[:4] // what a cut left out of an author too long to keep
+			commits = append(commits, FileCommit{Hash: f[0], Date: f[1], Author: f[2], Title: strings.TrimSuffix(f[3], "\n")})
+			return nil
+		})
+	}, ArgvFileLog, rev, "--", ":(top)"+path)
 	if err != nil {
 		return nil, fmt.Errorf("list the commits that changed %s: %w", path, err)
-	}
-	var commits []FileCommit
-	for _, rec := range bytes.Split(out, []byte{0}) {
-		rec = bytes.TrimPrefix(rec, []byte{'\n'}) // git separates -z records by NUL, and may start one with a newline
-		if len(rec) == 0 {
-			continue
-		}
-		f := strings.SplitN(string(rec), "\n", 4)
-		if len(f) < 4 {
-			return nil, fmt.Errorf("git log: unexpected record %q", rec)
-		}
-		commits = append(commits, FileCommit{Hash: f[0], Date: f[1], Author: f[2], Title: strings.TrimSuffix(f[3], "\n")})
 	}
 	specs := make([]string, len(commits))
 	for i, c := range commits {

@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -136,6 +137,40 @@ func (g *Git) run(ctx context.Context, stdin []byte, argv []string, extra ...str
 	}
 	full := append(append([]string(nil), argv...), extra...)
 	return r.Run(ctx, g.Dir, stdin, full...)
+}
+
+// stream runs git and hands its standard output to read as it comes, for
+// output too large to hold: what read leaves is read and dropped, so that
+// git can finish. With a Runner set, read gets what the Runner returned.
+func (g *Git) stream(ctx context.Context, read func(io.Reader) error, argv []string, extra ...string) error {
+	if g.Runner != nil {
+		out, err := g.run(ctx, nil, argv, extra...)
+		if err != nil {
+			return err
+		}
+		return read(bytes.NewReader(out))
+	}
+	cmd := g.command(ctx, argv, extra...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return fmt.Errorf("run git: %w", err)
+	}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("run git: %w", err)
+	}
+	rerr := read(out)
+	_, _ = io.Copy(io.Discard, out)
+	err = cmd.Wait()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return &ExitError{Argv: append(append([]string(nil), argv...), extra...), Code: ee.ExitCode(), Stderr: strings.TrimSpace(stderr.String())}
+	}
+	if err != nil {
+		return fmt.Errorf("run git: %w", err)
+	}
+	return rerr
 }
 
 // ConfigEntry is one key and value from git's configuration.

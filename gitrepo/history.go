@@ -1,14 +1,12 @@
 package gitrepo
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
-	"strconv"
 	"strings"
 )
 
@@ -24,8 +22,11 @@ type Commit struct {
 	Hash string
 	// Author and Committer are "Name <email>".
 	Author, Committer string
-	// Message is the raw commit message.
+	// Message is the raw commit message, or, when the message is larger
+	// than MaxMessage, its first bytes only (see Truncated).
 	Message []byte
+	// MessageSize is the size of the whole message in bytes.
+	MessageSize int64
 	// Parents are the parent commit ids.
 	Parents []string
 	// Signature is the kind of signature the commit carries: "ssh",
@@ -33,6 +34,27 @@ type Commit struct {
 	// armour is read; git verify-commit checks the signature itself.
 	Signature string
 }
+
+// MaxMessage is the largest commit message sentinel reads whole, in bytes.
+// A message is a few kilobytes, a long one a few dozen; one of hundreds of
+// megabytes packs into a few, and read whole it costs a gigabyte and half
+// a minute at every check. A larger message is read only as far as its
+// title, and every check that needs it whole refuses the commit.
+const MaxMessage = 1 << 20
+
+// maxCommitHeader bounds the header lines of a commit that sentinel reads
+// (tree, parents, identities, signature): a few kilobytes in practice.
+const maxCommitHeader = 1 << 20
+
+// messageHead is what is kept of a message larger than MaxMessage: enough
+// for its title.
+const messageHead = 4 << 10
+
+// Truncated reports whether the message was too large to read whole, so
+// that Message holds only its beginning. A check that reads the trailers,
+// the footers or any line but the title must refuse such a commit: what
+// it cannot see may be what it looks for.
+func (c Commit) Truncated() bool { return c.MessageSize > int64(len(c.Message)) }
 
 // Short returns the abbreviated commit id.
 func (c Commit) Short() string { return ShortID(c.Hash) }
@@ -120,7 +142,7 @@ func (g *Git) locate(ctx context.Context, revs ...string) (location, error) {
 }
 
 // rangeCLI lists a range with git rev-list and reads the commits with one
-// git cat-file --batch.
+// git cat-file --batch, a commit at a time.
 func rangeCLI(ctx context.Context, g *Git, spec string) ([]Commit, error) {
 	out, err := g.run(ctx, nil, ArgvRevList, spec, "--")
 	if err != nil {
@@ -130,32 +152,56 @@ func rangeCLI(ctx context.Context, g *Git, spec string) ([]Commit, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	objs, err := g.run(ctx, []byte(strings.Join(ids, "\n")+"\n"), ArgvCatFileBatch)
+	return commitsBatch(ctx, g, ids)
+}
+
+// commitsBatch reads commits with one git cat-file --batch.
+func commitsBatch(ctx context.Context, g *Git, ids []string) ([]Commit, error) {
+	b, err := startBatch(ctx, g)
 	if err != nil {
-		return nil, fmt.Errorf("read commits: %w", err)
+		return nil, err
 	}
-	r := bufio.NewReader(bytes.NewReader(objs))
+	defer b.close()
 	commits := make([]Commit, 0, len(ids))
-	for range ids {
-		header, err := r.ReadString('\n')
+	for _, id := range ids {
+		c, err := b.readCommit(id)
 		if err != nil {
-			return nil, fmt.Errorf("read commits: %w", err)
+			return nil, err
 		}
-		f := strings.Fields(header)
-		if len(f) != 3 || f[1] != "commit" {
-			return nil, fmt.Errorf("read commits: unexpected %q", strings.TrimSpace(header))
-		}
-		size, err := strconv.Atoi(f[2])
-		if err != nil {
-			return nil, fmt.Errorf("read commits: %w", err)
-		}
-		body := make([]byte, size+1) // the object and its newline
-		if _, err := io.ReadFull(r, body); err != nil {
-			return nil, fmt.Errorf("read commits: %w", err)
-		}
-		commits = append(commits, parseRawCommit(f[0], body[:size]).Commit)
+		commits = append(commits, c.Commit)
 	}
 	return commits, nil
+}
+
+// readCommit reads a commit object of size bytes from r. An object of up
+// to MaxMessage+maxCommitHeader bytes is read whole; of a larger one only
+// the header lines and the beginning of the message are read, so that a
+// message of any size costs a bounded read. A commit whose header lines
+// are larger than maxCommitHeader is an error.
+func readCommit(hash string, r io.Reader, size int64) (*rawCommit, error) {
+	if size <= MaxMessage+maxCommitHeader {
+		raw := make([]byte, size)
+		if _, err := io.ReadFull(r, raw); err != nil {
+			return nil, fmt.Errorf("read commit %s: %w", hash, err)
+		}
+		c := parseRawCommit(hash, raw)
+		if len(c.Message) > MaxMessage {
+			c.Message = bytes.Clone(c.Message[:messageHead])
+		}
+		return c, nil
+	}
+	head := make([]byte, maxCommitHeader+messageHead)
+	if _, err := io.ReadFull(r, head); err != nil {
+		return nil, fmt.Errorf("read commit %s: %w", hash, err)
+	}
+	end := bytes.Index(head, []byte("\n\n"))
+	if end < 0 || end > maxCommitHeader {
+		return nil, fmt.Errorf("commit %s: its header lines are larger than %d bytes, more than sentinel reads of a commit", ShortID(hash), maxCommitHeader)
+	}
+	c := parseRawCommit(hash, head)
+	c.Message = bytes.Clone(c.Message[:min(len(c.Message), messageHead)])
+	c.MessageSize = size - int64(end+2)
+	return c, nil
 }
 
 // rawCommit is a commit as read from the object.
@@ -169,7 +215,7 @@ type rawCommit struct {
 func parseRawCommit(hash string, raw []byte) *rawCommit {
 	c := &rawCommit{Commit: Commit{Hash: hash}}
 	headers, msg, _ := bytes.Cut(raw, []byte("\n\n"))
-	c.Message = msg
+	c.Message, c.MessageSize = msg, int64(len(msg))
 	for _, line := range strings.Split(string(headers), "\n") {
 		key, val, _ := strings.Cut(line, " ")
 		switch key {
@@ -212,23 +258,17 @@ func signatureKind(first string) string {
 	return "unknown"
 }
 
-// CommitsByID reads the given commits, in the order given.
+// CommitsByID reads the given commits, in the order given: in-process
+// where go-git can read the repository, with git cat-file otherwise.
 func CommitsByID(ctx context.Context, root string, ids []string) ([]Commit, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	b, err := startBatch(ctx, &Git{Dir: root})
-	if err != nil {
-		return nil, err
-	}
-	defer b.close()
-	out := make([]Commit, 0, len(ids))
-	for _, id := range ids {
-		raw, err := b.read(id)
-		if err != nil {
-			return nil, err
+	g := &Git{Dir: root}
+	if loc, err := g.locate(ctx); err == nil && loc.objectFormat == "sha1" {
+		if commits, err := commitsStore(loc.commonDir, ids); err == nil {
+			return commits, nil
 		}
-		out = append(out, parseRawCommit(id, raw).Commit)
 	}
-	return out, nil
+	return commitsBatch(ctx, g, ids)
 }

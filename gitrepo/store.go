@@ -50,10 +50,47 @@ func (s *store) blobSize(id string) (size int64, found bool) {
 	return size, err == nil
 }
 
+// commitStorage opens a common dir's objects for reading commits. An
+// object larger than readCommit reads whole comes back unread, as a
+// stream: go-git would otherwise inflate a commit of any size into memory
+// before readCommit could bound the read.
+func commitStorage(commonDir string) *filesystem.Storage {
+	return filesystem.NewStorageWithOptions(osfs.New(commonDir), cache.NewObjectLRUDefault(),
+		filesystem.Options{LargeObjectThreshold: MaxMessage + maxCommitHeader})
+}
+
 // rangeStore lists the commits of hashes[0] minus hashes[1:] in-process.
 func rangeStore(commonDir string, hashes []string) ([]Commit, error) {
-	st := filesystem.NewStorageWithOptions(osfs.New(commonDir), cache.NewObjectLRUDefault(), filesystem.Options{})
-	return rangeStorage(st, hashes)
+	return rangeStorage(commitStorage(commonDir), hashes)
+}
+
+// commitsStore reads the given commits in-process, in the order given.
+func commitsStore(commonDir string, ids []string) ([]Commit, error) {
+	st := commitStorage(commonDir)
+	out := make([]Commit, 0, len(ids))
+	for _, id := range ids {
+		c, err := readStored(st, plumbing.NewHash(id))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c.Commit)
+	}
+	return out, nil
+}
+
+// readStored reads one commit from go-git's storage, bounded as
+// readCommit bounds it.
+func readStored(st storer.EncodedObjectStorer, h plumbing.Hash) (*rawCommit, error) {
+	obj, err := st.EncodedObject(plumbing.CommitObject, h)
+	if err != nil {
+		return nil, fmt.Errorf("read commit %s: %w", h, err)
+	}
+	r, err := obj.Reader()
+	if err != nil {
+		return nil, fmt.Errorf("read commit %s: %w", h, err)
+	}
+	defer r.Close()
+	return readCommit(h.String(), r, obj.Size())
 }
 
 // rangeStorage lists hashes[0] minus hashes[1:] with go-git's storage.
@@ -88,23 +125,13 @@ func walk(st storer.EncodedObjectStorer, start plumbing.Hash, stop map[plumbing.
 			continue
 		}
 		seen[h] = true
-		obj, err := st.EncodedObject(plumbing.CommitObject, h)
+		c, err := readStored(st, h)
 		if errors.Is(err, plumbing.ErrObjectNotFound) && h != start {
 			continue
 		}
 		if err != nil {
-			return fmt.Errorf("read commit %s: %w", h, err)
+			return err
 		}
-		r, err := obj.Reader()
-		if err != nil {
-			return fmt.Errorf("read commit %s: %w", h, err)
-		}
-		raw, err := io.ReadAll(r)
-		r.Close()
-		if err != nil {
-			return fmt.Errorf("read commit %s: %w", h, err)
-		}
-		c := parseRawCommit(h.String(), raw)
 		visit(c)
 		for i := len(c.Parents) - 1; i >= 0; i-- {
 			stack = append(stack, plumbing.NewHash(c.Parents[i]))

@@ -19,3 +19,5 @@ func (s *store) readBlob(string) ([]byte, bool, error) { return nil, false, nil 
 func (s *store) blobSize(string) (int64, bool) { return 0, false }
 
 func rangeStore(string, []string) ([]Commit, error) { return nil, errNoStore }
+
+func commitsStore(string, []string) ([]Commit, error) { return nil, errNoStore }

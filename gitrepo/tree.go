@@ -314,6 +314,41 @@ func (b *batchReader) read(id string) ([]byte, error) {
 	return buf[:size], nil
 }
 
+// readCommit reads a commit through the running `git cat-file --batch`,
+// as readCommit bounds it: what is left of a message too large to read
+// goes by unread, so that the next object's header comes next.
+func (b *batchReader) readCommit(id string) (*rawCommit, error) {
+	if _, err := io.WriteString(b.stdin, id+"\n"); err != nil {
+		return nil, fmt.Errorf("read commit %s: %w", id, err)
+	}
+	header, err := b.stdout.ReadString('\n')
+	if err != nil {
+		return nil, fmt.Errorf("read commit %s: %w", id, err)
+	}
+	f := strings.Fields(header)
+	if len(f) == 2 && f[1] == "missing" {
+		return nil, fmt.Errorf("read commit %s: %w", id, ErrObjectNotFound)
+	}
+	if len(f) != 3 || f[1] != "commit" {
+		return nil, fmt.Errorf("read commit %s: unexpected %q", id, strings.TrimSpace(header))
+	}
+	size, err := strconv.ParseInt(f[2], 10, 64)
+	if err != nil {
+		return nil, fmt.Errorf("read commit %s: %w", id, err)
+	}
+	body := io.LimitReader(b.stdout, size)
+	c, err := readCommit(f[0], body, size)
+	// The rest of the object and its newline are read in any case: git
+	// blocks until its output is read, and close waits for git.
+	if _, derr := io.Copy(io.Discard, body); derr != nil && err == nil {
+		err = fmt.Errorf("read commit %s: %w", id, derr)
+	}
+	if _, derr := b.stdout.ReadByte(); derr != nil && err == nil {
+		err = fmt.Errorf("read commit %s: %w", id, derr)
+	}
+	return c, err
+}
+
 func (b *batchReader) close() error {
 	b.stdin.Close()
 	return b.wait()

@@ -36,6 +36,12 @@ func (s *Settings) CheckCommits(commits []gitrepo.Commit) (*Report, error) {
 	p := s.HistoryPolicy()
 	r := &Report{Checked: len(commits), Commits: true}
 	for _, c := range commits {
+		if c.Truncated() {
+			// Only the title was read: what the policy looks for may be
+			// in the rest.
+			r.Findings = append(r.Findings, Finding{Source: c.Short(), Title: firstLine(c.Message), Violations: []Violation{commitTooLarge(c)}})
+			continue
+		}
 		out, err := s.Syntax.Apply(c.Message, p)
 		if err != nil {
 			return nil, fmt.Errorf("commit %s: %w", c.Short(), err)

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -24,6 +25,28 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 	"hookrun":  cmdHookrun,
 	"freeze":   cmdFreeze,
 	"frozen":   cmdFrozen,
+	"bigmsg":   cmdBigmsg,
+}
+
+// cmdBigmsg writes a commit message of a title, a body of repeated text
+// of at least SIZE bytes, and the given last lines, one a line: bigmsg
+// FILE SIZE TITLE [LINE...]. Such a message packs into a few kilobytes.
+func cmdBigmsg(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 3 {
+		ts.Fatalf("usage: bigmsg FILE SIZE TITLE [LINE...]")
+	}
+	size, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	var b bytes.Buffer
+	b.WriteString(args[2] + "\n\n")
+	const line = "the quick brown fox jumps over the lazy dog again and again\n"
+	for b.Len() < size {
+		b.WriteString(line)
+	}
+	if len(args) > 3 {
+		b.WriteString("\n" + strings.Join(args[3:], "\n") + "\n")
+	}
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), b.Bytes(), 0o644))
 }
 
 // frozenFiles holds what freeze saw, by absolute path; each script runs in

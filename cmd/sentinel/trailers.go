@@ -4,13 +4,12 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 
-	"golang.org/x/term"
-
+	"github.com/gitsentinel/sentinel/trailers"
 	"github.com/urfave/cli/v2"
+	"golang.org/x/term"
 )
 
 func trailersCommand(e *env) *cli.Command {
@@ -37,21 +36,22 @@ func oneFileArg(c *cli.Context) (string, error) {
 	return "", &usageError{fmt.Errorf("%s takes one FILE or -, got %d arguments", c.Command.FullName(), c.NArg())}
 }
 
-// readInput reads FILE, or standard input for "-". A terminal on standard
-// input is refused rather than waited on in silence: cmd names the command
-// for the example of a pipe.
+// readInput reads FILE, or standard input for "-", up to the size of
+// message sentinel reads (a *trailers.MessageTooLargeError above it). A
+// terminal on standard input is refused rather than waited on in silence:
+// cmd names the command for the example of a pipe.
 func readInput(e *env, name, cmd string) ([]byte, error) {
 	if name == "-" {
 		if f, ok := e.stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 			return nil, &usageError{fmt.Errorf("%s reads a message from FILE or standard input, and standard input is a terminal: name a FILE, or pipe a message in, such as `git log -1 --format=%%B | sentinel %s -`", cmd, cmd)}
 		}
-		b, err := io.ReadAll(e.stdin)
+		b, err := trailers.ReadMessage(e.stdin)
 		if err != nil {
 			return nil, fmt.Errorf("read standard input: %w", err)
 		}
 		return b, nil
 	}
-	b, err := os.ReadFile(e.path(name))
+	b, err := trailers.ReadMessageFile(e.path(name))
 	if err != nil {
 		return nil, fmt.Errorf("read message: %w", err)
 	}

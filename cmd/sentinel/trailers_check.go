@@ -3,6 +3,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/gitsentinel/sentinel/internal/atomicfile"
@@ -67,6 +68,13 @@ func runTrailersCheck(c *cli.Context, e *env, o trailersCheckOptions) error {
 		}
 	} else {
 		msg, err := readInput(e, o.file, "trailers check")
+		var big *trailers.MessageTooLargeError
+		if errors.As(err, &big) {
+			// A check refuses what it cannot read, as the commit-msg
+			// hook and sentinel ci do.
+			report = trailers.TooLargeReport(o.file, big, "write a shorter message, and keep logs and data in files of the commit")
+			return writeReport(e, report, o.format, o.fix && o.file == "-")
+		}
 		if err != nil {
 			return err
 		}

@@ -9,10 +9,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/gitsentinel/sentinel/internal/atomicfile"
+	"github.com/gitsentinel/sentinel/internal/quote"
 	"github.com/gitsentinel/sentinel/trailers"
 )
 
@@ -32,10 +32,17 @@ type CommitMsgResult struct {
 // (Assisted-by for a detected agent, footer stripping, co-author rewriting)
 // back atomically. A refused message is left exactly as it was.
 func CommitMsg(ctx context.Context, dir, file string, env trailers.Env) (*CommitMsgResult, error) {
+	given := file
 	if !filepath.IsAbs(file) {
 		file = filepath.Join(dir, file)
 	}
-	msg, err := os.ReadFile(file)
+	msg, err := trailers.ReadMessageFile(file)
+	var big *trailers.MessageTooLargeError
+	if errors.As(err, &big) {
+		// Refused unread: ci would refuse the commit for the same reason.
+		fix := fmt.Sprintf("write a shorter message, and keep logs and data in files of the commit: git keeps the refused one in %[1]s; shorten it, then `git commit -F %[1]s`", quote.Path(given))
+		return &CommitMsgResult{Report: trailers.TooLargeReport(file, big, fix)}, nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("read the commit message: %w", err)
 	}
@@ -76,7 +83,12 @@ func PrepareCommitMsg(ctx context.Context, dir, file string, env trailers.Env) (
 	if d == nil {
 		return "", nil
 	}
-	msg, err := os.ReadFile(file)
+	msg, err := trailers.ReadMessageFile(file)
+	var big *trailers.MessageTooLargeError
+	if errors.As(err, &big) {
+		// The commit-msg hook refuses it.
+		return "", nil
+	}
 	if err != nil {
 		return "", fmt.Errorf("read the commit message: %w", err)
 	}

@@ -2,11 +2,13 @@ package msghook
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/gitsentinel/sentinel/gitrepo"
 	"github.com/gitsentinel/sentinel/internal/gittest"
 	"github.com/gitsentinel/sentinel/trailers"
 )
@@ -94,5 +96,37 @@ func BenchmarkCommitMsg(b *testing.B) {
 		if _, err := CommitMsg(context.Background(), dir, file, getenv); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestCommitMsgRefusesHugeMessage checks that the hook refuses a message
+// larger than sentinel reads, naming the bound, and leaves it as it was,
+// agent or not; prepare-commit-msg leaves it alone for the hook to refuse.
+func TestCommitMsgRefusesHugeMessage(t *testing.T) {
+	dir := repo(t)
+	file := filepath.Join(dir, ".git", "COMMIT_EDITMSG")
+	msg := "Title\n\n" + strings.Repeat("data\n", gitrepo.MaxMessage/5) + "\nSigned-off-by: Jane <j@x>\n"
+	if err := os.WriteFile(file, []byte(msg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range []trailers.Env{env(), env("CLAUDECODE", "1")} {
+		res, err := CommitMsg(context.Background(), dir, ".git/COMMIT_EDITMSG", e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Report.OK() {
+			t.Fatal("a message larger than MaxMessage passed")
+		}
+		v := res.Report.Findings[0].Violations[0]
+		if v.Rule != trailers.RuleMessageTooLarge || v.Text != "Title" || !strings.Contains(v.Reason, fmt.Sprintf("the message is %d bytes", len(msg))) || !strings.HasSuffix(v.Fix, "`git commit -F .git/COMMIT_EDITMSG`") {
+			t.Errorf("violation %+v", v)
+		}
+	}
+	did, err := PrepareCommitMsg(context.Background(), dir, ".git/COMMIT_EDITMSG", env("CLAUDECODE", "1"))
+	if err != nil || did != "" {
+		t.Errorf("prepare-commit-msg: %q, %v", did, err)
+	}
+	if got, _ := os.ReadFile(file); string(got) != msg {
+		t.Errorf("the message changed")
 	}
 }

@@ -31,6 +31,10 @@ const (
 	RuleAgentSignoff    = "agent-signoff"
 	RuleAgentIdentity   = "agent-identity"
 	RuleAgentFooter     = "agent-footer"
+	// RuleMessageTooLarge: a commit's message is larger than sentinel
+	// reads, so the attribution policy cannot be shown to hold; the id is
+	// the policy's too.
+	RuleMessageTooLarge = "message-too-large"
 )
 
 // acceptFix is what a person does about a loss that was meant.
@@ -72,6 +76,9 @@ var Rules = []Rule{
 	rule(RuleAgentFooter, "AgentFooter", "A commit carries an agent's footer.",
 		"The message has a line an agent adds to advertise itself (\"Generated with …\"); the Assisted-by trailer says the same in the kernel's format.",
 		"Remove the footer (amend, or rebase for an older commit), and keep or add Assisted-by."),
+	rule(RuleMessageTooLarge, "MessageTooLarge", "A commit message is too large to check.",
+		"The message is larger than the 1 MiB sentinel reads of a commit message. Trailers and agent footers count wherever git finds them in it, so a message that cannot be read whole cannot be shown to follow the attribution policy.",
+		"Reword the commit with a shorter message (`git rebase -i COMMIT~1`, mark it reword), and keep logs and data in files of the commit."),
 }
 
 func rule(id, name, short, full, help string) Rule {
