@@ -1,6 +1,7 @@
 package coverage
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path"
@@ -11,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gitsentinel/sentinel/gitrepo"
 	"github.com/gitsentinel/sentinel/internal/atomicfile"
 	"github.com/gitsentinel/sentinel/languages"
 )
@@ -319,12 +321,17 @@ func (c *cache) save() error {
 	if c.root == "" || len(c.fresh) == 0 {
 		return nil
 	}
+	opts := atomicfile.Options{Perm: 0o666, Transient: true, MkdirAll: true}
 	if c.own {
 		// The user's directory, which a CI cache restore may not have
 		// made yet.
-		os.MkdirAll(c.root, 0o755)
+		os.MkdirAll(c.root, 0o777)
+	} else {
+		// Below the git dir, the cache is everyone's who commits, as
+		// core.sharedRepository says git's own files are; a setting that
+		// does not read leaves the umask to decide.
+		opts.Shared, _ = gitrepo.SharedRepository(context.Background(), c.root)
 	}
-	opts := atomicfile.Options{Perm: 0o644, Transient: true, MkdirAll: true}
 	if c.based && len(c.segs) < maxSegments {
 		name := fmt.Sprintf("%d-%d.bin", time.Now().UnixNano(), os.Getpid())
 		if atomicfile.WriteIn(c.root, segmentDir(c.rel)+"/"+name, encodeCache(c.fresh, c.mac), opts) == nil {

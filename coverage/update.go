@@ -8,7 +8,6 @@ import (
 
 	"github.com/gitsentinel/sentinel/gitrepo"
 	"github.com/gitsentinel/sentinel/internal/atomicfile"
-	"github.com/gitsentinel/sentinel/internal/filelock"
 )
 
 // MaxBaselineSize bounds a read of the baseline: a file far past any real
@@ -39,7 +38,7 @@ type UpdateOptions struct {
 // tree and, with Stage, the index; nil means nothing to write. Reading
 // inside the lock is what keeps two updates at once from losing one.
 func UpdateBaseline(ctx context.Context, o UpdateOptions, update func(*Baseline) (*Baseline, error)) (*Baseline, error) {
-	unlock, err := filelock.Repository(ctx, o.CommonDir)
+	unlock, err := gitrepo.LockRepository(ctx, o.Root, o.CommonDir)
 	if err != nil {
 		return nil, err
 	}
@@ -53,7 +52,7 @@ func UpdateBaseline(ctx context.Context, o UpdateOptions, update func(*Baseline)
 		return cur, err
 	}
 	data := next.Marshal()
-	if err := atomicfile.WriteIn(o.Root, BaselinePath, data, atomicfile.Options{Perm: 0o644, MkdirAll: true}); err != nil {
+	if err := atomicfile.WriteIn(o.Root, BaselinePath, data, atomicfile.Options{Perm: 0o666, MkdirAll: true}); err != nil {
 		return nil, err
 	}
 	if o.Stage {

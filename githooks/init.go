@@ -12,7 +12,6 @@ import (
 	"github.com/gitsentinel/sentinel/coverage"
 	"github.com/gitsentinel/sentinel/gitrepo"
 	"github.com/gitsentinel/sentinel/internal/atomicfile"
-	"github.com/gitsentinel/sentinel/internal/filelock"
 	"github.com/gitsentinel/sentinel/trailers"
 )
 
@@ -243,7 +242,7 @@ func sinceLine(ctx context.Context, root, head string) (string, error) {
 // writeOnce writes a file below the root, under the repository's lock,
 // unless it is already there.
 func writeOnce(ctx context.Context, info *gitrepo.Info, rel string, data []byte) (bool, error) {
-	unlock, err := filelock.Repository(ctx, info.CommonDir)
+	unlock, err := gitrepo.LockRepository(ctx, info.Root, info.CommonDir)
 	if err != nil {
 		return false, err
 	}
@@ -254,7 +253,7 @@ func writeOnce(ctx context.Context, info *gitrepo.Info, rel string, data []byte)
 	case !errors.Is(err, fs.ErrNotExist):
 		return false, err
 	}
-	return true, atomicfile.WriteIn(info.Root, rel, data, atomicfile.Options{Perm: 0o644, MkdirAll: true})
+	return true, atomicfile.WriteIn(info.Root, rel, data, atomicfile.Options{Perm: 0o666, MkdirAll: true})
 }
 
 // ensureLine appends line to a text file below the root (creating it)
@@ -264,7 +263,7 @@ func writeOnce(ctx context.Context, info *gitrepo.Info, rel string, data []byte)
 // line; the file is replaced atomically and keeps its mode, and nothing
 // else in it changes.
 func ensureLine(ctx context.Context, info *gitrepo.Info, rel, line string, old []string) (bool, error) {
-	unlock, err := filelock.Repository(ctx, info.CommonDir)
+	unlock, err := gitrepo.LockRepository(ctx, info.Root, info.CommonDir)
 	if err != nil {
 		return false, err
 	}
@@ -295,7 +294,7 @@ func ensureLine(ctx context.Context, info *gitrepo.Info, rel, line string, old [
 		}
 		out.WriteString(line + "\n")
 	}
-	return true, atomicfile.WriteIn(info.Root, rel, out.Bytes(), atomicfile.Options{Perm: 0o644})
+	return true, atomicfile.WriteIn(info.Root, rel, out.Bytes(), atomicfile.Options{Perm: 0o666})
 }
 
 // maxAttributes bounds the read of .gitattributes.

@@ -16,7 +16,7 @@ import (
 
 	"github.com/gitsentinel/sentinel/gitrepo"
 	"github.com/gitsentinel/sentinel/internal/atomicfile"
-	"github.com/gitsentinel/sentinel/internal/filelock"
+	"github.com/gitsentinel/sentinel/internal/sharedperm"
 )
 
 // Fingerprint marks a hook file as sentinel's: install rewrites such a file,
@@ -219,8 +219,17 @@ func Install(ctx context.Context, o InstallOptions) ([]Action, error) {
 			return nil, err
 		}
 	}
-	if err := os.MkdirAll(h.Dir, 0o755); err != nil {
-		return nil, fmt.Errorf("create the hooks directory: %w", err)
+	shared, err := hooksShared(ctx, o.Dir, h.Dir)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := os.Lstat(h.Dir); errors.Is(err, fs.ErrNotExist) {
+		// As git makes a directory: 0777 less the umask, then as
+		// core.sharedRepository asks below the git dir.
+		if err := os.MkdirAll(h.Dir, 0o777); err != nil {
+			return nil, fmt.Errorf("create the hooks directory: %w", sharedperm.Denied(filepath.Dir(h.Dir), err))
+		}
+		shared.Adjust(h.Dir)
 	}
 	unlock, err := lockHooks(ctx, o.Dir)
 	if err != nil {
@@ -228,7 +237,7 @@ func Install(ctx context.Context, o InstallOptions) ([]Action, error) {
 	}
 	defer unlock()
 	for _, name := range hooks {
-		a, err := installOne(h.Dir, name, o)
+		a, err := installOne(h.Dir, name, o, shared)
 		if err != nil {
 			return actions, err
 		}
@@ -237,7 +246,19 @@ func Install(ctx context.Context, o InstallOptions) ([]Action, error) {
 	return actions, nil
 }
 
-func installOne(dir, name string, o InstallOptions) (Action, error) {
+// hooksShared is the core.sharedRepository setting the hooks follow: the
+// repository's when they live below its git dir, as git's own files do;
+// none for a hooks directory elsewhere (core.hooksPath), which the umask
+// alone governs.
+func hooksShared(ctx context.Context, dir, hooks string) (sharedperm.Shared, error) {
+	info, err := gitrepo.RepoInfo(ctx, dir)
+	if err != nil || !within(filepath.Clean(hooks), filepath.Clean(info.CommonDir)) {
+		return sharedperm.Umask, nil
+	}
+	return gitrepo.SharedRepository(ctx, dir)
+}
+
+func installOne(dir, name string, o InstallOptions, shared sharedperm.Shared) (Action, error) {
 	path := filepath.Join(dir, name)
 	a := Action{Hook: name, Path: path}
 	script, err := render(name, o.Bin, o.FailOpen)
@@ -271,7 +292,7 @@ func installOne(dir, name string, o InstallOptions) (Action, error) {
 	// A hook that is a link was kept aside as a link; the link is replaced,
 	// and what it pointed at (perhaps a file in the work tree, which
 	// someone else may have committed) is never written.
-	if err := atomicfile.WriteIn(dir, name, script, atomicfile.Options{Perm: 0o755, ForceMode: true, ReplaceLink: true}); err != nil {
+	if err := atomicfile.WriteIn(dir, name, script, atomicfile.Options{Perm: 0o755, ForceMode: true, ReplaceLink: true, Shared: shared}); err != nil {
 		return a, err
 	}
 	return a, nil
@@ -284,7 +305,7 @@ func lockHooks(ctx context.Context, dir string) (func(), error) {
 	if err != nil {
 		return nil, err
 	}
-	return filelock.Repository(ctx, info.CommonDir)
+	return gitrepo.LockRepository(ctx, info.Root, info.CommonDir)
 }
 
 // maxHook bounds a read of a hook file.

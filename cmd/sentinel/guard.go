@@ -178,7 +178,7 @@ func guardSettingsPath(e *env, t *install.Target, user bool) (string, string, er
 func lockSettings(ctx context.Context, e *env, root string, user bool) (func(), error) {
 	if !user {
 		if info, err := gitrepo.RepoInfo(ctx, root); err == nil {
-			return filelock.Repository(ctx, info.CommonDir)
+			return gitrepo.LockRepository(ctx, info.Root, info.CommonDir)
 		}
 	}
 	lp := pathguard.LogPath(e.getenv)

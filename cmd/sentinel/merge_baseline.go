@@ -67,7 +67,7 @@ func runMergeBaseline(e *env, basePath, oursPath, theirsPath string) error {
 		return mergeConflict(e, err)
 	}
 	merged := coverage.MergeBaselines(base, ours, theirs)
-	return atomicfile.WriteFile(e.path(oursPath), merged.Marshal(), 0o644)
+	return atomicfile.WriteFile(e.path(oursPath), merged.Marshal(), 0o666)
 }
 
 func mergeConflict(e *env, err error) error {

@@ -26,6 +26,36 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 	"freeze":   cmdFreeze,
 	"frozen":   cmdFrozen,
 	"bigmsg":   cmdBigmsg,
+	"perm":     cmdPerm,
+}
+
+// cmdPerm checks the permission bits of files and directories, in octal
+// with the set-group-ID bit as 2000; a PATH may be a glob, which must
+// match: perm MODE PATH...
+func cmdPerm(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: perm MODE PATH...")
+	}
+	var paths []string
+	for _, a := range args[1:] {
+		m, err := filepath.Glob(ts.MkAbs(a))
+		ts.Check(err)
+		if len(m) == 0 {
+			ts.Fatalf("%s: no such file", a)
+		}
+		paths = append(paths, m...)
+	}
+	for _, a := range paths {
+		fi, err := os.Lstat(a)
+		ts.Check(err)
+		m := uint32(fi.Mode().Perm())
+		if fi.Mode()&os.ModeSetgid != 0 {
+			m |= 0o2000
+		}
+		if got := fmt.Sprintf("%o", m); got != args[0] {
+			ts.Fatalf("%s has mode %s (%v), want %s", a, got, fi.Mode(), args[0])
+		}
+	}
 }
 
 // cmdBigmsg writes a commit message of a title, a body of repeated text

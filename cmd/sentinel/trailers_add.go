@@ -63,5 +63,5 @@ func runTrailersAdd(c *cli.Context, e *env, o trailersAddOptions) error {
 	if !changed {
 		return nil
 	}
-	return atomicfile.WriteFile(e.path(o.file), out, 0o644)
+	return atomicfile.WriteFile(e.path(o.file), out, 0o666)
 }

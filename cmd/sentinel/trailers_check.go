@@ -101,7 +101,7 @@ func runTrailersCheck(c *cli.Context, e *env, o trailersCheckOptions) error {
 			return writeReport(e, report, o.format, true)
 		}
 		if o.fix && report.OK() && out.Changed {
-			if err := atomicfile.WriteFile(e.path(o.file), out.Message, 0o644); err != nil {
+			if err := atomicfile.WriteFile(e.path(o.file), out.Message, 0o666); err != nil {
 				return err
 			}
 			if o.format == "text" {

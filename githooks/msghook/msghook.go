@@ -59,7 +59,7 @@ func CommitMsg(ctx context.Context, dir, file string, env trailers.Env) (*Commit
 	if !report.OK() || !out.Changed {
 		return res, nil
 	}
-	if err := atomicfile.WriteTransient(file, out.Message, 0o644); err != nil {
+	if err := atomicfile.WriteTransient(file, out.Message, 0o666); err != nil {
 		return nil, err
 	}
 	res.Edits = out.Edits
@@ -106,7 +106,7 @@ func PrepareCommitMsg(ctx context.Context, dir, file string, env trailers.Env) (
 	if !changed {
 		return "", nil
 	}
-	if err := atomicfile.WriteTransient(file, out, 0o644); err != nil {
+	if err := atomicfile.WriteTransient(file, out, 0o666); err != nil {
 		return "", err
 	}
 	return did, nil

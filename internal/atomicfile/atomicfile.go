@@ -15,6 +15,8 @@ import (
 	"io/fs"
 	"path/filepath"
 	"strings"
+
+	"github.com/gitsentinel/sentinel/internal/sharedperm"
 )
 
 // TempMarker is part of the name of every temporary file this package
@@ -23,12 +25,19 @@ const TempMarker = ".sentinel-tmp-"
 
 // Options say how a file is replaced.
 type Options struct {
-	// Perm is the mode of a new file; an existing file keeps its own
-	// unless ForceMode is set.
+	// Perm is the mode a new file is created with, as open(2) takes it:
+	// the umask (or the directory's default ACL) trims it, so that the
+	// file ends with the mode a plain create would give it. An existing
+	// file keeps its own unless ForceMode is set.
 	Perm fs.FileMode
-	// ForceMode gives the file exactly Perm, even if it existed: hooks
-	// must be executable.
+	// ForceMode gives the file exactly Perm, even if it existed and
+	// whatever the umask: hooks must be executable.
 	ForceMode bool
+	// Shared is core.sharedRepository, for a file below the git
+	// directory: the mode the rules above give is adjusted as git
+	// adjusts its own files' (sharedperm.Shared.File), and a directory
+	// MkdirAll creates as git's (sharedperm.Shared.Dir).
+	Shared sharedperm.Shared
 	// Transient skips waiting for the disk: for files that live only as
 	// long as one git command, such as the commit message a hook edits,
 	// and for caches. git does not sync them either.
@@ -59,9 +68,9 @@ func (e *LinkError) Error() string {
 var ErrTooLarge = errors.New("file is larger than sentinel reads")
 
 // WriteFile replaces the file at path with data, durably, keeping an
-// existing file's mode (a new one gets perm). A symbolic link at path is
-// an error: sentinel never writes through a link it did not make. The
-// directories above path are taken as they are.
+// existing file's mode (a new one gets perm, less the umask). A symbolic
+// link at path is an error: sentinel never writes through a link it did
+// not make. The directories above path are taken as they are.
 func WriteFile(path string, data []byte, perm fs.FileMode) error {
 	return WriteIn(filepath.Dir(path), filepath.Base(path), data, Options{Perm: perm})
 }

@@ -11,9 +11,11 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/gitsentinel/sentinel/internal/sharedperm"
 	"golang.org/x/sys/unix"
 )
 
@@ -25,14 +27,18 @@ func WriteIn(root, rel string, data []byte, o Options) error {
 	if err != nil {
 		return err
 	}
-	dfd, err := openDir(root, parts[:len(parts)-1], o.MkdirAll)
+	dir := filepath.Join(append([]string{root}, parts[:len(parts)-1]...)...)
+	dfd, err := openDir(root, parts[:len(parts)-1], o.MkdirAll, o.Shared)
 	if err != nil {
 		return fmt.Errorf("write %s: %w", rel, err)
 	}
 	defer unix.Close(dfd)
 	base := parts[len(parts)-1]
 	sweep(dfd)
-	mode := o.Perm.Perm()
+	m := fileMode{create: o.Perm.Perm(), shared: o.Shared}
+	if o.ForceMode {
+		m.exact = true
+	}
 	var st unix.Stat_t
 	switch err := unix.Fstatat(dfd, base, &st, unix.AT_SYMLINK_NOFOLLOW); {
 	case err == nil && o.ReplaceLink && uint32(st.Mode)&unix.S_IFMT == unix.S_IFLNK:
@@ -41,7 +47,7 @@ func WriteIn(root, rel string, data []byte, o Options) error {
 			return &LinkError{Path: rel, What: what}
 		}
 		if !o.ForceMode {
-			mode = fs.FileMode(st.Mode & 0o777)
+			m.create, m.exact = fs.FileMode(st.Mode&0o777), true
 		}
 	case errors.Is(err, unix.ENOENT):
 	default:
@@ -51,18 +57,31 @@ func WriteIn(root, rel string, data []byte, o Options) error {
 	// instant between its creation and its lock; the rename then fails
 	// with ENOENT, and writing again is safe.
 	for try := 0; ; try++ {
-		err := writeTemp(dfd, base, data, mode, o.Transient)
+		err := writeTemp(dfd, base, data, m, o.Transient)
 		if errors.Is(err, unix.ENOENT) && try < 3 {
 			continue
 		}
 		if err != nil {
-			return fmt.Errorf("write %s: %w", rel, err)
+			// The temporary file and the rename need the directory
+			// writable; that is what a refusal is about.
+			return fmt.Errorf("write %s: %w", rel, sharedperm.Denied(dir, err))
 		}
 		return nil
 	}
 }
 
-func writeTemp(dfd int, base string, data []byte, mode fs.FileMode, transient bool) (err error) {
+// fileMode is the mode a written file ends with.
+type fileMode struct {
+	// create is the mode the temporary file is created with: trimmed by
+	// the umask unless exact is set, when it is the mode itself (an
+	// existing file's, or ForceMode's).
+	create fs.FileMode
+	exact  bool
+	// shared adjusts the result as git adjusts its own files'.
+	shared sharedperm.Shared
+}
+
+func writeTemp(dfd int, base string, data []byte, m fileMode, transient bool) (err error) {
 	var name string
 	var fd int
 	for {
@@ -71,7 +90,11 @@ func writeTemp(dfd int, base string, data []byte, mode fs.FileMode, transient bo
 			return err
 		}
 		name = "." + base + TempMarker + hex.EncodeToString(rnd[:])
-		fd, err = unix.Openat(dfd, name, unix.O_CREAT|unix.O_EXCL|unix.O_WRONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
+		perm := uint32(m.create)
+		if m.exact {
+			perm = 0o600 // until the mode is set below
+		}
+		fd, err = unix.Openat(dfd, name, unix.O_CREAT|unix.O_EXCL|unix.O_WRONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC, perm)
 		if errors.Is(err, unix.EEXIST) {
 			continue
 		}
@@ -95,8 +118,21 @@ func writeTemp(dfd int, base string, data []byte, mode fs.FileMode, transient bo
 	if _, err = f.Write(data); err != nil {
 		return err
 	}
-	if err = f.Chmod(mode); err != nil {
-		return err
+	// A new file has the mode the umask left of create, as a plain
+	// create would; an exact one is set. Either is then adjusted as git
+	// adjusts its own under core.sharedRepository.
+	mode := m.create
+	if !m.exact {
+		var st unix.Stat_t
+		if err = unix.Fstat(fd, &st); err != nil {
+			return err
+		}
+		mode = fs.FileMode(st.Mode & 0o777)
+	}
+	if final := m.shared.File(mode); m.exact || final != mode {
+		if err = f.Chmod(final); err != nil {
+			return err
+		}
 	}
 	if !transient {
 		if err = f.Sync(); err != nil {
@@ -122,7 +158,7 @@ func ReadIn(root, rel string, limit int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	dfd, err := openDir(root, parts[:len(parts)-1], false)
+	dfd, err := openDir(root, parts[:len(parts)-1], false, sharedperm.Umask)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", rel, err)
 	}
@@ -167,7 +203,7 @@ func Lstat(root, rel string) (fs.FileMode, int64, error) {
 	if err != nil {
 		return 0, 0, err
 	}
-	dfd, err := openDir(root, parts[:len(parts)-1], false)
+	dfd, err := openDir(root, parts[:len(parts)-1], false, sharedperm.Umask)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -196,7 +232,7 @@ func Sweep(root, rel string) []string {
 			return nil
 		}
 	}
-	dfd, err := openDir(root, parts, false)
+	dfd, err := openDir(root, parts, false, sharedperm.Umask)
 	if err != nil {
 		return nil
 	}
@@ -244,20 +280,32 @@ func sweep(dfd int) []string {
 }
 
 // openDir opens root, then each of dirs below it without following links,
-// creating missing ones when mkdir is set.
-func openDir(root string, dirs []string, mkdir bool) (int, error) {
+// creating missing ones when mkdir is set: with the mode git's mkdir gives
+// them, 0777 less the umask, adjusted by shared as git adjusts its own.
+func openDir(root string, dirs []string, mkdir bool, shared sharedperm.Shared) (int, error) {
 	fd, err := unix.Open(root, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
-		return -1, &fs.PathError{Op: "open", Path: root, Err: err}
+		return -1, sharedperm.Denied(root, &fs.PathError{Op: "open", Path: root, Err: err})
 	}
 	for i, d := range dirs {
+		made := false
 		if mkdir {
-			if err := unix.Mkdirat(fd, d, 0o755); err != nil && !errors.Is(err, unix.EEXIST) {
+			err := unix.Mkdirat(fd, d, 0o777)
+			if err != nil && !errors.Is(err, unix.EEXIST) {
 				unix.Close(fd)
-				return -1, &fs.PathError{Op: "mkdir", Path: path.Join(dirs[:i+1]...), Err: err}
+				return -1, sharedperm.Denied(filepath.Join(append([]string{root}, dirs[:i]...)...), &fs.PathError{Op: "mkdir", Path: path.Join(dirs[:i+1]...), Err: err})
 			}
+			made = err == nil
 		}
 		nfd, err := unix.Openat(fd, d, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		if err == nil && made && shared != sharedperm.Umask {
+			// As git's adjust_shared_perm, best effort: the directory is
+			// this process's own.
+			var st unix.Stat_t
+			if unix.Fstat(nfd, &st) == nil {
+				unix.Fchmod(nfd, sharedperm.Bits(shared.Dir(fs.FileMode(st.Mode&0o777))))
+			}
+		}
 		if err != nil {
 			var st unix.Stat_t
 			if serr := unix.Fstatat(fd, d, &st, unix.AT_SYMLINK_NOFOLLOW); serr == nil {
@@ -270,7 +318,7 @@ func openDir(root string, dirs []string, mkdir bool) (int, error) {
 			if errors.Is(err, unix.ENOENT) {
 				return -1, &fs.PathError{Op: "open", Path: path.Join(dirs[:i+1]...), Err: fs.ErrNotExist}
 			}
-			return -1, &fs.PathError{Op: "open", Path: path.Join(dirs[:i+1]...), Err: err}
+			return -1, sharedperm.Denied(filepath.Join(append([]string{root}, dirs[:i+1]...)...), &fs.PathError{Op: "open", Path: path.Join(dirs[:i+1]...), Err: err})
 		}
 		unix.Close(fd)
 		fd = nfd
@@ -310,7 +358,7 @@ func RemoveIn(root, rel string) error {
 		return err
 	}
 	parts, _ := splitRel(rel)
-	dfd, err := openDir(root, parts[:len(parts)-1], false)
+	dfd, err := openDir(root, parts[:len(parts)-1], false, sharedperm.Umask)
 	if err != nil {
 		return err
 	}
@@ -353,7 +401,7 @@ func ReadDirIn(root, rel string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	dfd, err := openDir(root, parts, false)
+	dfd, err := openDir(root, parts, false, sharedperm.Umask)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil

@@ -14,6 +14,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/gitsentinel/sentinel/internal/sharedperm"
 )
 
 // ErrBusy is returned when another process holds the lock past the
@@ -27,11 +29,23 @@ const poll = 10 * time.Millisecond
 // following a symbolic link there), and waits up to timeout for a holder
 // to let go. The returned function releases it.
 func Lock(ctx context.Context, path string, timeout time.Duration) (func(), error) {
+	return lock(ctx, path, timeout, sharedperm.Umask)
+}
+
+func lock(ctx context.Context, path string, timeout time.Duration, shared sharedperm.Shared) (func(), error) {
 	deadline := time.Now().Add(timeout)
 	for {
-		unlock, busy, err := tryLock(path)
+		unlock, busy, err := tryLock(path, shared)
 		if err != nil {
-			return nil, fmt.Errorf("lock %s: %w", path, err)
+			// Creating the file needs its directory writable, opening it
+			// the file readable.
+			denied := path
+			if errors.Is(err, fs.ErrPermission) {
+				if _, serr := os.Lstat(path); serr != nil {
+					denied = filepath.Dir(path)
+				}
+			}
+			return nil, fmt.Errorf("lock %s: %w", path, sharedperm.Denied(denied, err))
 		}
 		if !busy {
 			return unlock, nil
@@ -55,11 +69,16 @@ const RepositoryTimeout = 10 * time.Second
 // Repository takes the lock that serialises every read-modify-write of the
 // files sentinel keeps in one repository and its linked worktrees (the
 // baseline, .gitattributes, the project's agent settings). It lives in
-// the git common directory, which git never commits.
-func Repository(ctx context.Context, commonDir string) (func(), error) {
+// the git common directory, which git never commits; shared is the
+// repository's core.sharedRepository, which the directory and the lock
+// file follow as git's own files do, so that everyone who commits can
+// take the lock. A directory or lock file this user made before without
+// the mode shared asks for is given it.
+func Repository(ctx context.Context, commonDir string, shared sharedperm.Shared) (func(), error) {
 	dir := filepath.Join(commonDir, "sentinel")
-	if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
-		return nil, fmt.Errorf("lock the repository: %w", err)
+	if err := os.Mkdir(dir, 0o777); err != nil && !errors.Is(err, fs.ErrExist) {
+		return nil, fmt.Errorf("lock the repository: %w", sharedperm.Denied(commonDir, err))
 	}
-	return Lock(ctx, filepath.Join(dir, "lock"), RepositoryTimeout)
+	shared.Adjust(dir)
+	return lock(ctx, filepath.Join(dir, "lock"), RepositoryTimeout, shared)
 }
