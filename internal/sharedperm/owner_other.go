@@ -4,8 +4,7 @@ package sharedperm
 
 import "io/fs"
 
-// owned is false where ownership is not a user id: Adjust leaves modes
-// alone there.
-func owned(fs.FileInfo) bool { return false }
+// adjust leaves modes alone where ownership is not a user id.
+func adjust(string, Shared) error { return nil }
 
 func ownerOf(fs.FileInfo) (owner, group string) { return "its owner", "unknown" }

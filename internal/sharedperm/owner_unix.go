@@ -10,10 +10,30 @@ import (
 	"syscall"
 )
 
-// owned reports whether this user owns the file.
-func owned(fi fs.FileInfo) bool {
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	return ok && int(st.Uid) == os.Geteuid()
+// adjust is Adjust on an open file: a link at path is not followed, and
+// the file changed is the one whose owner was checked.
+func adjust(path string, s Shared) error {
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	defer syscall.Close(fd)
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil {
+		return &fs.PathError{Op: "stat", Path: path, Err: err}
+	}
+	perm := fs.FileMode(st.Mode & 0o777)
+	want := s.File(perm)
+	if st.Mode&syscall.S_IFMT == syscall.S_IFDIR {
+		want = s.Dir(perm)
+	}
+	if int(st.Uid) != os.Geteuid() || Bits(want) == uint32(st.Mode&0o7777) {
+		return nil
+	}
+	if err := syscall.Fchmod(fd, Bits(want)); err != nil {
+		return &fs.PathError{Op: "chmod", Path: path, Err: err}
+	}
+	return nil
 }
 
 // ownerOf names a file's owner and group, by name where the system knows

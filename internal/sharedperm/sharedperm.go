@@ -171,24 +171,13 @@ func (s Shared) Dir(mode fs.FileMode) fs.FileMode {
 
 // Adjust gives the file or directory at path the mode s asks for, when
 // this user owns it and it lacks that mode, as git's adjust_shared_perm
-// does for what git creates. It changes nothing under Umask.
+// does for what git creates. It changes nothing under Umask, and never
+// follows a symbolic link at path.
 func (s Shared) Adjust(path string) error {
 	if s == Umask {
 		return nil
 	}
-	fi, err := os.Lstat(path)
-	if err != nil {
-		return err
-	}
-	cur := fi.Mode() & (fs.ModePerm | fs.ModeSetgid)
-	want := s.File(fi.Mode().Perm())
-	if fi.IsDir() {
-		want = s.Dir(fi.Mode().Perm())
-	}
-	if cur == want || !owned(fi) {
-		return nil
-	}
-	return os.Chmod(path, want)
+	return adjust(path, s)
 }
 
 // DeniedError is a file or directory of sentinel's that this user may not

@@ -1,3 +1,5 @@
+//go:build unix
+
 package sharedperm
 
 import (
@@ -127,5 +129,42 @@ func TestDeniedError(t *testing.T) {
 	other := errors.New("disk full")
 	if Denied(dir, other) != other || Denied(dir, nil) != nil {
 		t.Error("an error that is not about permission was wrapped")
+	}
+}
+
+// TestAdjust checks that Adjust gives a file and a directory this user
+// owns the mode asked for, and never changes what a link points at.
+func TestAdjust(t *testing.T) {
+	dir := t.TempDir()
+	file, sub, link := filepath.Join(dir, "lock"), filepath.Join(dir, "sentinel"), filepath.Join(dir, "link")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{file, sub} {
+		if err := Group.Adjust(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if fi, _ := os.Stat(file); fi.Mode().Perm() != 0o664 {
+		t.Errorf("file %v, want -rw-rw-r--", fi.Mode())
+	}
+	if fi, _ := os.Stat(sub); fi.Mode()&(fs.ModePerm|fs.ModeSetgid) != 0o775|fs.ModeSetgid {
+		t.Errorf("directory %v, want drwxrwsr-x", fi.Mode())
+	}
+	target := filepath.Join(dir, "elsewhere")
+	if err := os.WriteFile(target, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := Mode(0o600).Adjust(link); err == nil {
+		t.Error("adjusted through a link")
+	}
+	if fi, _ := os.Stat(target); fi.Mode().Perm() != 0o644 {
+		t.Errorf("the link's target became %v", fi.Mode())
 	}
 }
