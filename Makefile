@@ -33,7 +33,7 @@ $(BIN): FORCE
 	CGO_ENABLED=0 $(GO) build -trimpath -tags '$(TAGS) sentinel_front' -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/sentinel
 
 # The packages still to compile, for the progress of the first build.
-STALE = $$($(GO) list -trimpath -tags '$(TAGS)' -deps -f '{{if .Stale}}x{{end}}' ./cmd/sentinel 2>/dev/null | grep -c x || echo -)
+STALE = $$($(GO) list -trimpath -tags '$(TAGS)' -deps -f '{{if and .Stale (not .Standard)}}x{{end}}' ./cmd/sentinel 2>/dev/null | grep -c x || echo -)
 
 $(ENGINE): FORCE
 	$(GRAMMARS_NOTE)
