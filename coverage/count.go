@@ -37,6 +37,10 @@ type Options struct {
 	// changes, when set, is the listing of the files the snapshot changes
 	// from its reference, under way.
 	changes *changesRun
+	// stagedConfig, in Index mode, counts with the configuration the
+	// index holds, read from its entry, in place of Excludes and Scopes
+	// (ProjectOptions sets it).
+	stagedConfig bool
 	// Dir is a directory inside the repository, or the directory to count
 	// in Plain mode.
 	Dir string
@@ -291,7 +295,7 @@ func countSnapshot(ctx context.Context, s *snapshot, o Options) (*Counts, error)
 		c.distrust = distrusted(ctx, s.root, o)
 		c.proving = true
 	}
-	if o.Mode == Index && s.info != nil && s.partialRev == "" {
+	if o.Mode == Index && o.stagedConfig && s.info != nil && s.partialRev == "" {
 		if err := stagedCounting(ctx, s, &o); err != nil {
 			return nil, err
 		}

@@ -673,5 +673,6 @@ func ProjectOptions(ctx context.Context, dir string, mode Mode, rev string) (Opt
 			return Options{}, nil, err
 		}
 	}
+	o.stagedConfig = mode == Index
 	return o, cfg, nil
 }
