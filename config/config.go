@@ -7,14 +7,16 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/gitsentinel/sentinel/internal/atomicfile"
 	"io/fs"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/gitsentinel/sentinel/internal/atomicfile"
+	"github.com/gitsentinel/sentinel/internal/suggest"
 	"github.com/pelletier/go-toml/v2"
 )
 
@@ -74,7 +76,18 @@ type Guard struct {
 	Checker []string `toml:"checker"`
 	// CheckerTimeout bounds the checker ("10s" by default).
 	CheckerTimeout string `toml:"checker_timeout"`
+	// Expect names the agents whose guard sentinel doctor expects to find
+	// installed: each one it does not find is a gap (exit status 1), where
+	// otherwise an agent's settings directory without the guard is only
+	// advice. Each name is one of GuardAgents.
+	Expect []string `toml:"expect"`
 }
+
+// GuardAgents are the agents `sentinel guard install --agent NAME` knows,
+// the names [guard] expect takes. guard/install's targets are the source;
+// its test keeps this list equal to them (config sits below the guard and
+// does not import it).
+var GuardAgents = []string{"amp", "augment", "claude", "cline", "codex", "copilot", "cursor", "factory", "gemini", "goose", "kiro", "opencode", "qwen", "windsurf"}
 
 // GuardRule is one [[guard.rules]] entry.
 type GuardRule struct {
@@ -279,6 +292,10 @@ func (c *Config) validate(name string, data []byte) error {
 			return fmt.Errorf("%s:%d:%d: guard.secrets: a pattern must be one non-empty line", name, line, col)
 		}
 	}
+	if err := checkExpect(c.Guard.Expect); err != nil {
+		line, col := keyPosition(data, "guard", "expect")
+		return fmt.Errorf("%s:%d:%d: guard.expect: %w", name, line, col, err)
+	}
 	// The position is looked up only for the rule that is wrong: looking it
 	// up for every rule made a long list quadratic.
 	for i, r := range c.Guard.Rules {
@@ -342,6 +359,23 @@ func keyPosition(data []byte, table, key string) (int, int) {
 		}
 	}
 	return 1, 1
+}
+
+// checkExpect refuses a [guard] expect entry that names no agent guard
+// install knows, or one named twice: a typo would leave doctor expecting
+// an agent that cannot be installed, and never the one meant.
+func checkExpect(names []string) error {
+	seen := map[string]bool{}
+	for _, n := range names {
+		switch {
+		case !slices.Contains(GuardAgents, n):
+			return fmt.Errorf("%q is not an agent sentinel guard install knows%s; it knows %s", n, suggest.DidYouMean(n, GuardAgents, nil), strings.Join(GuardAgents, ", "))
+		case seen[n]:
+			return fmt.Errorf("%q is named twice", n)
+		}
+		seen[n] = true
+	}
+	return nil
 }
 
 // hasControl reports a control character (C0, DEL or C1) in s.

@@ -53,6 +53,9 @@ func TestParseErrors(t *testing.T) {
 		{"empty exclude", "[coverage]\nexclude = [\"vendor/**\", \"\"]\n", "c.toml:2:1: coverage.exclude: a pattern must be one non-empty line"},
 		{"escape in format", "[trailers]\nformat = \"{agent}\\u001b]52;c;ZXZpbA==\\u0007\"\n", "c.toml:2:1: trailers.format: holds a control character"},
 		{"escape in a tool", "[trailers]\ntools = [\"sparse\\u001b[2J\"]\n", "c.toml:2:1: trailers.tools: a tool name holds a control character"},
+		{"unknown agent in expect", "[guard]\nlevel = \"strict\"\n  expect = [\"claude\", \"clade\"]\n", `c.toml:3:3: guard.expect: "clade" is not an agent sentinel guard install knows (did you mean claude?); it knows amp, augment, claude,`},
+		{"agent expected twice", "[guard]\nexpect = [\"codex\", \"codex\"]\n", `c.toml:2:1: guard.expect: "codex" is named twice`},
+		{"expect not a list", "[guard]\nexpect = \"claude\"\n", "c.toml:2:"},
 		{"C1 in a model", "[trailers.models]\nclaude = \"opus\\u009b2J\"\n", "c.toml:"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -127,5 +130,16 @@ func TestTypeErrors(t *testing.T) {
 		if err != nil && strings.Contains(err.Error(), "config.") {
 			t.Errorf("Parse(%q) names Go internals: %v", tc.in, err)
 		}
+	}
+}
+
+// TestGuardExpect: [guard] expect reads the agents named, in order.
+func TestGuardExpect(t *testing.T) {
+	c, err := Parse("c.toml", []byte("[guard]\nexpect = [\"claude\", \"cursor\"]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(c.Guard.Expect, []string{"claude", "cursor"}) {
+		t.Fatalf("expect = %q", c.Guard.Expect)
 	}
 }

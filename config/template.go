@@ -90,6 +90,14 @@ const Template = `# sentinel's project configuration. Every key is shown at its 
 # checker = ["my-policy-service", "--check"]
 # checker_timeout = "10s"
 
+# The agents whose guard "sentinel doctor" expects to find installed (in
+# the project's settings, the project's local ones or yours): each one
+# missing is a gap, and doctor exits 1. Without it, an agent's settings
+# directory without the guard is only advice. Names as guard install's
+# --agent takes them: amp, augment, claude, cline, codex, copilot, cursor,
+# factory, gemini, goose, kiro, opencode, qwen, windsurf.
+# expect = ["claude"]
+
 # Rules checked after the CRITICAL hardstops, first match wins. In a
 # project's file only "deny" and "ask" count: a repository is untrusted, so
 # "allow" comes only from your own ~/.config/sentinel/config.toml.

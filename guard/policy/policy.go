@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"syscall"
 	"time"
 
@@ -44,6 +45,10 @@ type Policy struct {
 	// configuration only, since a repository must not make you run a
 	// program.
 	Checker *Checker
+	// Expect are the agents whose guard sentinel doctor expects installed,
+	// the user's and the project's together, sorted: each configuration
+	// can only add to them.
+	Expect []string
 }
 
 type policyRule struct {
@@ -120,6 +125,12 @@ func (p *Policy) raise(g config.Guard) {
 		p.Level = l
 	}
 	p.Secrets = append(p.Secrets, g.Secrets...)
+	for _, a := range g.Expect {
+		if !slices.Contains(p.Expect, a) {
+			p.Expect = append(p.Expect, a)
+		}
+	}
+	slices.Sort(p.Expect)
 }
 
 // readConfig reads a configuration file, or nil when there is none. Within
