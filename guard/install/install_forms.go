@@ -5,11 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
+
+	"github.com/gitsentinel/sentinel/internal/atomicfile"
 )
 
 // The settings forms beyond a JSON "hooks" object: hook scripts (Cline's
@@ -33,14 +34,15 @@ func hookScript(t *Target, command string) []byte {
 		command + "\n")
 }
 
-// readHookFile reads at most maxHookFile bytes of a file.
+// readHookFile reads a hook script or plugin, links followed to a regular
+// file only, opened without blocking (a committed link to a FIFO must not
+// stall doctor or install) and bounded by maxHookFile.
 func readHookFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	real, err := filepath.EvalSymlinks(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, maxHookFile))
+	return atomicfile.ReadFile(real, maxHookFile)
 }
 
 // fileHooks returns the binaries a hook script or plugin runs, and whether
