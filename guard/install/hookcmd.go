@@ -1,6 +1,7 @@
 package install
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -140,6 +141,15 @@ type Hook struct {
 	// tries them: paths, or bare names the shell looks up on PATH. $VAR and
 	// ~ are left for Missing to expand.
 	Binaries []string
+	// Grouped reports an entry in a group of hooks behind a matcher (Claude
+	// Code's form), and Matcher is the group's matcher: nil when the group
+	// has none, which the host runs for every tool. A matcher that is not
+	// a string is kept in its JSON form, which names no tool.
+	Grouped bool
+	Matcher *string
+	// Disabled reports an entry its own settings switch off (a Kiro hook
+	// with "enabled": false): the host skips it.
+	Disabled bool
 }
 
 // InstalledHooks returns sentinel's guard entries in an agent's settings
@@ -155,7 +165,24 @@ func InstalledHooks(path string) ([]Hook, error) {
 		if err != nil {
 			return nil, err
 		}
-		cmd, bins, ok := fileHooks(path, content)
+		return ParseHooks(path, content)
+	}
+	m, _, err := readSettings("", path)
+	if err != nil {
+		return nil, err
+	}
+	return guardHooks(m), nil
+}
+
+// ParseHooks returns sentinel's guard entries in the content of an agent's
+// settings file (such as a committed copy), read as InstalledHooks reads
+// the file at path; none for empty content.
+func ParseHooks(path string, data []byte) ([]Hook, error) {
+	if len(data) == 0 {
+		return nil, nil
+	}
+	if !strings.HasSuffix(path, ".json") {
+		cmd, bins, ok := fileHooks(path, data)
 		if !ok {
 			return nil, nil
 		}
@@ -165,7 +192,7 @@ func InstalledHooks(path string) ([]Hook, error) {
 		}
 		return []Hook{{Event: event, Command: cmd, Binaries: bins}}, nil
 	}
-	m, _, err := readSettings("", path)
+	m, err := decodeSettings(path, data)
 	if err != nil {
 		return nil, err
 	}
@@ -182,7 +209,7 @@ func guardHooks(m map[string]any) []Hook {
 			hm, _ := h.(map[string]any)
 			if cmd, bins, ok := guardEntry(hm["action"]); ok {
 				trigger, _ := hm["trigger"].(string)
-				out = append(out, Hook{Event: trigger, Command: cmd, Binaries: bins})
+				out = append(out, Hook{Event: trigger, Command: cmd, Binaries: bins, Disabled: hm["enabled"] == false})
 			}
 		}
 	}
@@ -204,19 +231,37 @@ func guardHooks(m map[string]any) []Hook {
 		list, _ := hooks[ev].([]any)
 		for _, e := range list {
 			inner := []any{e}
+			grouped := false
+			var matcher *string
 			if group, ok := e.(map[string]any); ok {
 				if hs, ok := group["hooks"].([]any); ok {
-					inner = hs
+					inner, grouped = hs, true
+					matcher = matcherOf(group)
 				}
 			}
 			for _, h := range inner {
 				if cmd, bins, ok := guardEntry(h); ok {
-					out = append(out, Hook{Event: ev, Command: cmd, Binaries: bins})
+					out = append(out, Hook{Event: ev, Command: cmd, Binaries: bins, Grouped: grouped, Matcher: matcher})
 				}
 			}
 		}
 	}
 	return out
+}
+
+// matcherOf returns a group's matcher: nil when it has none, its JSON
+// form when it is not a string.
+func matcherOf(group map[string]any) *string {
+	v, ok := group["matcher"]
+	if !ok {
+		return nil
+	}
+	s, ok := v.(string)
+	if !ok {
+		b, _ := json.Marshal(v)
+		s = string(b)
+	}
+	return &s
 }
 
 // Missing says why none of the hook's binaries can run on this machine, or

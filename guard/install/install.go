@@ -112,7 +112,10 @@ var Targets = map[string]*Target{
 			return map[string][]any{"beforeShellExecution": {e}, "preToolUse": {e}, "beforeReadFile": {e}}
 		}},
 	"copilot": {Agent: "copilot", Project: ".github/hooks/sentinel.json", User: ".copilot/hooks/sentinel.json",
-		top: map[string]any{"version": 1}, fail: failCopilot,
+		// .github is every GitHub project's: its hooks directory, which
+		// Copilot CLI reads, is the sign of Copilot CLI.
+		projectDir: ".github/hooks",
+		top:        map[string]any{"version": 1}, fail: failCopilot,
 		entries: func(cmd string) map[string][]any {
 			return map[string][]any{"preToolUse": {map[string]any{"type": "command", "bash": cmd, "timeoutSec": HookTimeoutSeconds}}}
 		}},
@@ -232,21 +235,27 @@ func readSettings(b below, path string) (map[string]any, []byte, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	m, err := decodeSettings(path, data)
+	return m, data, err
+}
+
+// decodeSettings decodes a settings file's content, one JSON object.
+func decodeSettings(path string, data []byte) (map[string]any, error) {
 	var m map[string]any
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	if err := dec.Decode(&m); err != nil {
 		line, col := textpos.JSON(data, err)
-		return nil, data, &SettingsError{path, line, col, strings.TrimPrefix(err.Error(), "json: ")}
+		return nil, &SettingsError{path, line, col, strings.TrimPrefix(err.Error(), "json: ")}
 	}
 	if len(bytes.TrimSpace(data[dec.InputOffset():])) > 0 {
 		line, col := textpos.Position(data, dec.InputOffset())
-		return nil, data, &SettingsError{path, line, col, "data after the JSON object"}
+		return nil, &SettingsError{path, line, col, "data after the JSON object"}
 	}
 	if m == nil {
 		m = map[string]any{}
 	}
-	return m, data, nil
+	return m, nil
 }
 
 // isOurs reports an entry that runs sentinel's guard, in any form an
