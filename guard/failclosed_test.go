@@ -227,11 +227,13 @@ func TestManyRules(t *testing.T) {
 func mkfifo(path string) error { return syscall.Mkfifo(path, 0o644) }
 
 // TestAuditTrailProtected: the agent must not erase the record of what it
-// was refused.
+// was refused, nor guard install's record of where the guard is (which
+// doctor reads to tell a guard that is gone).
 func TestAuditTrailProtected(t *testing.T) {
 	e := guardtest.CorpusEnv()
 	e.StateDir = "/home/agent-test/.local/state/sentinel"
-	for _, cmd := range []string{"rm ~/.local/state/sentinel/guard.jsonl", "echo > ~/.local/state/sentinel/guard.jsonl", "ln -sf /dev/null ~/.local/state/sentinel/guard.jsonl", "rm -rf ~/.local/state/sentinel"} {
+	for _, cmd := range []string{"rm ~/.local/state/sentinel/guard.jsonl", "echo > ~/.local/state/sentinel/guard.jsonl", "ln -sf /dev/null ~/.local/state/sentinel/guard.jsonl", "rm -rf ~/.local/state/sentinel",
+		"echo '{}' > ~/.local/state/sentinel/guard-installs.json", "rm ~/.local/state/sentinel/guard-installs.json"} {
 		if d := EvaluateCommand(cmd, e, nil); d.Verdict != verdict.Deny {
 			t.Errorf("%s: %s", cmd, d.Verdict)
 		}

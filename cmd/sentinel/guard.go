@@ -135,6 +135,7 @@ func runGuardInstall(c *cli.Context, e *env, o guardInstallOptions, remove bool)
 	if err != nil {
 		return err
 	}
+	recordInstall(c.Context, e, t, path, o.user, remove)
 	qpath, qbin := quote.Path(path), quote.Path(bin)
 	switch {
 	case !res.Changed && remove:
@@ -155,6 +156,28 @@ func runGuardInstall(c *cli.Context, e *env, o guardInstallOptions, remove bool)
 		fmt.Fprintln(e.stdout, t.Note)
 	}
 	return nil
+}
+
+// recordInstall keeps guard install's record, which doctor reads to tell
+// a guard that was installed and is gone from one never installed: the
+// file is recorded by the path doctor looks at (for the user's, the one in
+// the home directory, not where a link of the user's leads). The settings
+// are written already, so a record that cannot be kept is a warning.
+func recordInstall(ctx context.Context, e *env, t *install.Target, path string, user, remove bool) {
+	lp := pathguard.LogPath(e.getenv)
+	if lp == "" {
+		return
+	}
+	if user {
+		path = filepath.Join(e.getenv("HOME"), filepath.FromSlash(t.User))
+	}
+	record := install.Remember
+	if remove {
+		record = install.Forget
+	}
+	if err := record(ctx, filepath.Dir(lp), t.Agent, path); err != nil {
+		fmt.Fprintf(e.stderr, "sentinel: warning: %s; sentinel doctor will not know the guard was installed here\n", quote.Text(err.Error()))
+	}
 }
 
 // guardSettingsPath returns the agent's settings file and the directory
