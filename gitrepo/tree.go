@@ -289,6 +289,15 @@ func startBatchArgv(ctx context.Context, g *Git, argv []string) (*batchReader, e
 }
 
 func (b *batchReader) read(id string) ([]byte, error) {
+	return b.readMax(id, -1)
+}
+
+// errTooLarge is an object over readMax's bound.
+var errTooLarge = errors.New("larger than the bound")
+
+// readMax reads an object of at most max bytes (any size when max is
+// negative); a larger one is skipped, and errTooLarge.
+func (b *batchReader) readMax(id string, max int64) ([]byte, error) {
 	if _, err := io.WriteString(b.stdin, id+"\n"); err != nil {
 		return nil, fmt.Errorf("read blob %s: %w", id, err)
 	}
@@ -306,6 +315,12 @@ func (b *batchReader) read(id string) ([]byte, error) {
 	size, err := strconv.Atoi(f[2])
 	if err != nil {
 		return nil, fmt.Errorf("read blob %s: %w", id, err)
+	}
+	if max >= 0 && int64(size) > max {
+		if _, err := io.CopyN(io.Discard, b.stdout, int64(size)+1); err != nil {
+			return nil, fmt.Errorf("read blob %s: %w", id, err)
+		}
+		return nil, fmt.Errorf("read blob %s: %d bytes: %w", id, size, errTooLarge)
 	}
 	buf := make([]byte, size+1)
 	if _, err := io.ReadFull(b.stdout, buf); err != nil {
@@ -373,6 +388,13 @@ var (
 // ReadSpecs reads "<rev>:<path>" objects in one git cat-file --batch; a
 // spec that names nothing maps to nil.
 func ReadSpecs(ctx context.Context, root string, specs []string) (map[string][]byte, error) {
+	return ReadSpecsMax(ctx, root, specs, -1)
+}
+
+// ReadSpecsMax is ReadSpecs with a bound: an object larger than max bytes
+// is not read (its content is skipped) and maps to nil, like one that is
+// not there. A negative max reads any size.
+func ReadSpecsMax(ctx context.Context, root string, specs []string, max int64) (map[string][]byte, error) {
 	out := map[string][]byte{}
 	if len(specs) == 0 {
 		return out, nil
@@ -383,8 +405,8 @@ func ReadSpecs(ctx context.Context, root string, specs []string) (map[string][]b
 	}
 	defer b.close()
 	for _, s := range specs {
-		data, err := b.read(s)
-		if errors.Is(err, ErrObjectNotFound) {
+		data, err := b.readMax(s, max)
+		if errors.Is(err, ErrObjectNotFound) || errors.Is(err, errTooLarge) {
 			out[s] = nil
 			continue
 		}
