@@ -22,6 +22,9 @@
 //   - guard, ci, timeline and githooks put those together for one job
 //     each: the agents' pre-tool hook, the checks over commits, the
 //     ratchet's history, the git hooks.
+//   - doctor checks what the layers below set up (the hooks, the
+//     baseline, the configuration, the guard in each agent's settings)
+//     and reports it as findings.
 //   - cmd/sentinel is the binary: the commands, their flags and output.
 //
 // The rules the test enforces are a table in layers_test.go, one row per

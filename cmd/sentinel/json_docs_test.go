@@ -39,7 +39,7 @@ func docSections(t *testing.T) map[string]*docSection {
 }
 
 func parseDoc(doc string) map[string]*docSection {
-	known := []string{secAgent, secCheck, secCI, secCount, secList, secHistory, secStatus, secTrailers, secGuardLog, secError, secSARIF}
+	known := []string{secAgent, secCheck, secCI, secCount, secDoctor, secList, secHistory, secStatus, secTrailers, secGuardLog, secError, secSARIF}
 	out := map[string]*docSection{}
 	var cur *docSection
 	var example *strings.Builder

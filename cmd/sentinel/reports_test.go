@@ -20,6 +20,7 @@ const (
 	secCheck    = "`sentinel check --format json`"
 	secCI       = "`sentinel ci --format json`"
 	secCount    = "`sentinel count --format json`"
+	secDoctor   = "`sentinel doctor --format json`"
 	secList     = "`sentinel count --list --format json`"
 	secHistory  = "`sentinel history --format json`"
 	secStatus   = "`sentinel status --format json`"
@@ -171,11 +172,18 @@ func collectReports(t *testing.T) *reports {
 	keep(secError, r.must(exitError, "status", "--format", "json"))
 	keep(secError, r.must(exitError, "ci", "--format", "json"))
 	keep(secHistory, r.must(exitOK, "history", "--format", "json"))
+	// Neither hooks nor a baseline yet: gaps, each with its fix.
+	keep(secDoctor, r.must(exitPolicy, "doctor", "--format", "json"))
 
 	r.git("add", "-A")
 	r.must(exitOK, "init")
 	r.git("add", "-A")
 	r.git("commit", "-q", "-m", "Set up sentinel")
+	// Healthy, with advice: Claude Code's directory without the guard.
+	if err := os.MkdirAll(filepath.Join(home, ".claude"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	keep(secDoctor, r.must(exitOK, "doctor", "--format", "json"))
 	keep(secCheck, r.must(exitOK, "check", "--format", "json"))
 	keep(secCount, r.must(exitOK, "count", "--format", "json"))
 	keep(secList, r.must(exitOK, "count", "--list", "--format", "json"))
