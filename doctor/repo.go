@@ -50,6 +50,11 @@ func (c *checker) run() error {
 			c.hooks(statuses)
 		}
 		c.baseline(root)
+	} else if errors.Is(rerr, gitrepo.ErrNoWorkTree) {
+		// A bare repository is a server's or a mirror's: nothing a work
+		// tree's hooks or baseline would guard is made there.
+		root = ""
+		c.add(OK, "repository", msg{}, plain("a bare repository has no work tree: no hooks or baseline to check here; `sentinel trailers check --range BASE..HEAD` checks attribution in it"))
 	} else {
 		root = ""
 		c.add(Missing, "repository", msg{}, plain("not in a git repository: no hooks or baseline to check here"))
