@@ -3,7 +3,7 @@ package config
 // Template is the configuration `sentinel init` writes: every key, at its
 // default, commented out, with what it does.
 const Template = `# sentinel's project configuration. Every key is shown at its default.
-# Uncomment a key to change it. Reference: the README's "Configuration".
+# Uncomment a key to change it. Reference: docs/configuration.md.
 
 [trailers]
 # The Assisted-by value. {agent} is the agent's name (no spaces), {model}
@@ -64,7 +64,7 @@ const Template = `# sentinel's project configuration. Every key is shown at its 
 # it, and a change to the file or to this key needs such a signature too.
 # The path is relative to the repository's root; empty asks for no
 # signature. Keep it under .sentinel/, where the guard keeps agents from
-# writing. The README's "Acceptances are a person's" shows the setup.
+# writing. docs/ratchet.md, "Acceptances are a person's", shows the setup.
 # signers = ""   # such as ".sentinel/allowed_signers"
 
 [guard]

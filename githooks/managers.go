@@ -348,9 +348,9 @@ func AddToManager(manager, hook string) string {
 		}
 		return "echo '" + call + "' >> .husky/" + hook
 	case "lefthook":
-		return "add `sentinel hook " + hook + "` to lefthook.yml as the README shows, then run `lefthook install`"
+		return "add `sentinel hook " + hook + "` to lefthook.yml as docs/install.md shows, then run `lefthook install`"
 	case "pre-commit":
-		return "add the sentinel-" + hook + " hook to " + preCommitConfig + " as the README shows, then run `pre-commit install --hook-type " + hook + "`"
+		return "add the sentinel-" + hook + " hook to " + preCommitConfig + " as docs/install.md shows, then run `pre-commit install --hook-type " + hook + "`"
 	}
 	return "sentinel install --force"
 }
