@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gitsentinel/sentinel/gitrepo"
+	"github.com/gitsentinel/sentinel/guard"
 	"github.com/gitsentinel/sentinel/guard/install"
 	"github.com/gitsentinel/sentinel/guard/pathguard"
 )
@@ -148,7 +149,7 @@ func (c *checker) inspected(name string, pl place, in *install.Inspection, off b
 	if why := missingBinary(c.o, in.Hooks); why != "" {
 		c.add(Missing, subject, pl.fix(name), say("%s guard (%s): missing binary: %s", name, path(pl.path), text(why)))
 	} else if !in.Broken() && !off {
-		c.add(OK, subject, msg{}, say("%s guard (%s)", name, path(pl.path)))
+		c.selfTest(name, subject, pl)
 	}
 	for _, p := range in.Problems {
 		st := Advice
@@ -242,4 +243,29 @@ func missingBinary(o Options, hooks []install.Hook) string {
 		}
 	}
 	return strings.Join(why, "; ")
+}
+
+// selfTest runs the entries of a settings file that look right as their
+// host runs them (sentinel guard test): ok when each refuses the call it
+// must refuse and lets an everyday one through, broken otherwise.
+func (c *checker) selfTest(name, subject string, pl place) {
+	cwd := c.o.Dir
+	res, err := guard.SelfTestFile(c.ctx, name, pl.path, cwd, nil)
+	if err != nil {
+		c.add(Broken, subject, pl.fix(name), say("%s guard (%s): the self-test could not run it: %s", name, path(pl.path), text(err.Error())))
+		return
+	}
+	for _, r := range res {
+		switch {
+		case !r.Enforcing:
+			c.add(Broken, subject, pl.fix(name), say("%s guard (%s): run as %s runs it, it answers %s to %s, a call it must refuse", name, path(pl.path), name, text(r.Refused), text(guard.SelfTestRefused)))
+		case !r.Answered:
+			c.add(Broken, subject, pl.fix(name), say("%s guard (%s): run as %s runs it, sentinel does not answer, and the hook refuses every call: %s", name, path(pl.path), name, text(r.Note)))
+		default:
+			c.add(OK, subject, msg{}, say("%s guard (%s), enforcing: run as %s runs it, it refuses %s and allows %s", name, path(pl.path), name, text(guard.SelfTestRefused), text(guard.SelfTestAllowed)))
+		}
+	}
+	if len(res) == 0 {
+		c.add(OK, subject, msg{}, say("%s guard (%s)", name, path(pl.path)))
+	}
 }

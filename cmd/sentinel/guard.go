@@ -29,7 +29,7 @@ func guardCommand(e *env) *cli.Command {
 		Flags: []cli.Flag{
 			withChoices(&cli.StringFlag{Name: "agent", Usage: "the agent's hook dialect: " + strings.Join(hosts.DialectNames(), ", ") + " (default: recognised from the event)"}, hosts.DialectNames()),
 		},
-		Subcommands: []*cli.Command{guardExplainCommand(e), guardInstallCommand(e, false), guardInstallCommand(e, true), guardLogCommand(e)},
+		Subcommands: []*cli.Command{guardExplainCommand(e), guardInstallCommand(e, false), guardInstallCommand(e, true), guardLogCommand(e), guardSelfTestCommand(e)},
 		Action: func(c *cli.Context) error {
 			o := guardOptions{agent: c.String("agent")}
 			if _, ok := hosts.Dialects[o.agent]; o.agent != "" && !ok {
