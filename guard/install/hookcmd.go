@@ -70,13 +70,14 @@ func (f failure) tail() string {
 	return ok + `[ $s -eq 2 ] && exit 2; echo "` + failMessage + `" >&2; exit 2`
 }
 
-// HookCommand returns the command written into an agent's settings: the
+// HookCommand returns the command written into a user's own settings: the
 // guard run by the absolute path bin, inside a POSIX sh script that turns a
 // missing binary, a crash or an unexpected exit status into the host's own
 // deny. sentinel's answer passes through unchanged when it exits 0. With
-// pathFallback (a project's file, which the team shares and whose absolute
-// path may not exist on another machine) a missing bin falls back to the
-// sentinel on PATH; when neither exists the call is refused.
+// pathFallback a missing bin falls back to the sentinel on PATH, and when
+// neither exists the call is refused: the form installs before
+// PathHookCommand wrote into a project's file, still recognised and
+// replaced.
 //
 // The script runs under /bin/sh whatever shell the host starts (Codex runs
 // $SHELL -lc, and fish or csh would misread POSIX syntax and fail open), and
@@ -100,6 +101,30 @@ func (t *Target) HookCommand(bin string, pathFallback bool) (string, error) {
 	// writing it to a hook that has gone gets a broken pipe, which Codex
 	// takes for a failed hook and lets the call run.
 	return "/bin/sh -c '" + run + "; s=$?; cat >/dev/null 2>&1; " + t.fail.tail() + "'", nil
+}
+
+// moduleMark is what `sentinel --version` prints of sentinel's module, the
+// mark the git hooks also require of a sentinel they find on PATH.
+const moduleMark = "(github.com/gitsentinel/sentinel)"
+
+// PathHookCommand returns the command written into a project's settings,
+// which the repository commits and every clone runs: it names no one
+// machine's path. It runs the sentinel that `command -v` finds on PATH,
+// only when that is an absolute path whose --version names sentinel's
+// module (as the git hooks take a sentinel from PATH): a stand-in that
+// PATH puts first by accident (a package's node_modules/.bin/sentinel, a
+// relative PATH entry such as ./bin) is refused, not run with the event.
+// With none there, or one that is not sentinel, the call is refused in
+// the host's terms, as for a missing binary (exit status 127); sentinel's
+// own answer passes as HookCommand's does. A stand-in that prints the
+// mark on purpose is not stopped by it: the host's PATH is the person's
+// to keep, and a user's own settings (HookCommand) pin the binary by its
+// path.
+func (t *Target) PathHookCommand() string {
+	find := `b=$(command -v sentinel) || b=; ` +
+		`case $b in /*) case $("$b" --version </dev/null 2>/dev/null) in *"` + moduleMark + `"*) ;; *) b= ;; esac ;; *) b= ;; esac; `
+	run := `if [ -n "$b" ]; then "$b" guard --agent ` + t.Agent + `; s=$?; else s=127; fi`
+	return "/bin/sh -c '" + find + run + "; cat >/dev/null 2>&1; " + t.fail.tail() + "'"
 }
 
 // InstallPaths lists every file `sentinel guard install` writes, for every
@@ -358,9 +383,20 @@ func findGuardCalls(src string, depth int, bins *[]string) (bool, error) {
 	}
 	found := false
 	var inner error
+	// A variable set to what `command -v NAME` prints names the binary
+	// NAME on PATH, as PathHookCommand runs it.
+	lookups := map[string]string{}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		call, ok := n.(*syntax.CallExpr)
-		if !ok || len(call.Args) == 0 {
+		if !ok {
+			return true
+		}
+		for _, a := range call.Assigns {
+			if name, ok := lookupWord(a.Value); ok && a.Name != nil {
+				lookups[a.Name.Value] = name
+			}
+		}
+		if len(call.Args) == 0 {
 			return true
 		}
 		argv := make([]string, len(call.Args))
@@ -369,6 +405,11 @@ func findGuardCalls(src string, depth int, bins *[]string) (bool, error) {
 		}
 		if isGuardArgv(argv) {
 			found = true
+			if v, ok := strings.CutPrefix(argv[0], "${"); ok && strings.HasSuffix(v, "}") {
+				if name := lookups[strings.TrimSuffix(v, "}")]; name != "" {
+					argv[0] = name
+				}
+			}
 			for _, b := range *bins {
 				if b == argv[0] {
 					return true
@@ -387,6 +428,26 @@ func findGuardCalls(src string, depth int, bins *[]string) (bool, error) {
 		return true
 	})
 	return found, inner
+}
+
+// lookupWord reports a word that is exactly $(command -v NAME), and NAME.
+func lookupWord(w *syntax.Word) (string, bool) {
+	if w == nil || len(w.Parts) != 1 {
+		return "", false
+	}
+	cs, ok := w.Parts[0].(*syntax.CmdSubst)
+	if !ok || len(cs.Stmts) != 1 {
+		return "", false
+	}
+	call, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) != 3 || len(call.Assigns) > 0 {
+		return "", false
+	}
+	if hookWord(call.Args[0]) != "command" || hookWord(call.Args[1]) != "-v" {
+		return "", false
+	}
+	name := hookWord(call.Args[2])
+	return name, name != "" && !strings.ContainsAny(name, "/\x00$")
 }
 
 // isGuardArgv reports `sentinel guard` with anything but a subcommand
