@@ -266,16 +266,20 @@ func isOurs(entry any) bool {
 	return ok
 }
 
-// withoutOurs drops sentinel's entries from an event's list. A group of
-// hooks behind a matcher loses only sentinel's hooks, and goes when it
-// holds nothing else.
-func withoutOurs(list []any) []any {
+// withoutOurs drops sentinel's entries from an event's list, and reports
+// whether there were any. A group of hooks behind a matcher loses only
+// sentinel's hooks, and goes when it held nothing else; a group without
+// them stays as it is.
+func withoutOurs(list []any) ([]any, bool) {
 	var kept []any
+	removed := false
 	for _, e := range list {
 		group, ok := e.(map[string]any)
 		inner, isGroup := group["hooks"].([]any)
 		if !ok || !isGroup {
-			if !isOurs(e) {
+			if isOurs(e) {
+				removed = true
+			} else {
 				kept = append(kept, e)
 			}
 			continue
@@ -286,6 +290,11 @@ func withoutOurs(list []any) []any {
 				rest = append(rest, h)
 			}
 		}
+		if len(rest) == len(inner) {
+			kept = append(kept, e)
+			continue
+		}
+		removed = true
 		if len(rest) == 0 {
 			continue
 		}
@@ -296,24 +305,43 @@ func withoutOurs(list []any) []any {
 		copied["hooks"] = rest
 		kept = append(kept, copied)
 	}
-	return kept
+	return kept, removed
 }
 
 // InstallResult says what an install or uninstall did.
 type InstallResult struct {
-	Path    string
+	// Path is the settings file.
+	Path string
+	// Changed reports a file written or removed.
 	Changed bool
-	Backup  string
+	// Backup is where an install kept the original, the first time it
+	// changed the file.
+	Backup string
+	// MovedBackup is where a backup an earlier install left beside a
+	// project's file went, into the git directory.
+	MovedBackup string
+	// Restored reports an uninstall that put the original back, byte for
+	// byte, from its backup (which then went).
+	Restored bool
+	// KeptBackup is a backup an uninstall left where it is: the file
+	// holds more than it did before the install.
+	KeptBackup string
+	// Reformatted says why the file was rewritten whole rather than
+	// edited in place; empty when only sentinel's entries changed.
+	Reformatted string
 }
 
 // Install writes sentinel's guard into an agent's settings at path, merged
 // with what is there: no key is dropped, other hooks stay, a second install
-// changes nothing. The original is kept once as <path>.sentinel-backup and
-// the file is replaced atomically. A file that is not JSON is refused and
-// left untouched. command is the hook command, as HookCommand writes it; an
-// entry any sentinel wrote before, in whatever form, is replaced.
-func Install(t *Target, root, path, command string) (*InstallResult, error) {
-	b := below(root)
+// changes nothing. Only sentinel's entry is written into the file's text,
+// in the file's own layout; the rest stays byte for byte. The original is
+// kept once (as <path>.sentinel-backup, or where BackupsIn says) and the
+// file is replaced atomically. A file that is not JSON is refused and left
+// untouched. command is the hook command, as HookCommand or
+// PathHookCommand writes it; an entry any sentinel wrote before, in
+// whatever form, is replaced.
+func Install(t *Target, root, path, command string, opts ...Option) (*InstallResult, error) {
+	b, o := below(root), newOptions(opts)
 	switch t.form {
 	case formScript:
 		return installFile(b, path, hookScript(t, command), 0o755)
@@ -333,7 +361,7 @@ func Install(t *Target, root, path, command string) (*InstallResult, error) {
 		}
 		scriptChanged, command = res.Changed, script
 	}
-	res, err := installSettings(b, t, path, command)
+	res, err := installSettings(b, o, t, path, command)
 	if res != nil && scriptChanged {
 		res.Changed = true
 	}
@@ -342,7 +370,7 @@ func Install(t *Target, root, path, command string) (*InstallResult, error) {
 
 // installSettings writes the entries into the settings file (and its
 // manifest and twin) once the script, if any, is in place.
-func installSettings(b below, t *Target, path, command string) (*InstallResult, error) {
+func installSettings(b below, o *options, t *Target, path, command string) (*InstallResult, error) {
 	if t.manifest != "" {
 		if err := writeManifest(b, filepath.Join(filepath.Dir(path), filepath.FromSlash(t.manifest)), t.manifestText); err != nil {
 			return nil, err
@@ -350,9 +378,9 @@ func installSettings(b below, t *Target, path, command string) (*InstallResult, 
 	}
 	switch t.form {
 	case formKiro:
-		return installKiro(b, path, command)
+		return installKiro(b, o, path, command)
 	case formAmp:
-		return installAmp(b, path, command)
+		return installAmp(b, o, path, command)
 	case formHooks:
 		// the hooks object, below
 	}
@@ -363,16 +391,16 @@ func installSettings(b below, t *Target, path, command string) (*InstallResult, 
 			return nil, err
 		}
 		if there {
-			if _, err := installHooks(b, t, twin, command); err != nil {
+			if _, err := installHooks(b, o, t, twin, command); err != nil {
 				return nil, err
 			}
 		}
 	}
-	return installHooks(b, t, path, command)
+	return installHooks(b, o, t, path, command)
 }
 
 // installHooks merges the entries into a settings file's "hooks" object.
-func installHooks(b below, t *Target, path, command string) (*InstallResult, error) {
+func installHooks(b below, o *options, t *Target, path, command string) (*InstallResult, error) {
 	m, orig, err := readSettings(b, path)
 	if err != nil {
 		return nil, err
@@ -396,35 +424,39 @@ func installHooks(b below, t *Target, path, command string) (*InstallResult, err
 		if hooks[event] != nil && list == nil {
 			return nil, &SettingsError{path, 1, 1, fmt.Sprintf("hooks.%s is not a list", event)}
 		}
-		hooks[event] = append(withoutOurs(list), add...)
+		kept, _ := withoutOurs(list)
+		hooks[event] = append(kept, add...)
 	}
 	m["hooks"] = hooks
-	return write(b, path, m, orig, keep)
+	edit := func(d *textDoc) error { return editInstallHooks(d, t, command) }
+	return writeSettings(b, o, path, orig, m, edit, keep, false)
 }
 
 // Uninstall removes sentinel's entries from an agent's settings, and the
-// lists and objects that only held them. A file without them is left as it
-// is, byte for byte.
-func Uninstall(t *Target, root, path string) (*InstallResult, error) {
-	b := below(root)
+// lists and objects that only held them, by taking their text out of the
+// file: the rest stays byte for byte, and a file that holds again what its
+// backup holds is put back from it exactly. A file without them is left as
+// it is, byte for byte.
+func Uninstall(t *Target, root, path string, opts ...Option) (*InstallResult, error) {
+	b, o := below(root), newOptions(opts)
 	switch t.form {
 	case formScript, formPlugin:
 		return removeFile(b, path)
 	case formKiro:
-		return uninstallKiro(b, path)
+		return uninstallKiro(b, o, path)
 	case formAmp:
-		res, err := uninstallAmp(b, path)
+		res, err := uninstallAmp(b, o, path)
 		if err == nil && t.script != "" {
 			_, err = removeFile(b, filepath.Join(filepath.Dir(path), t.script))
 		}
 		return res, err
 	}
 	if t.twin != "" {
-		if _, err := uninstallHooks(b, t, filepath.Join(filepath.Dir(path), t.twin)); err != nil {
+		if _, err := uninstallHooks(b, o, t, filepath.Join(filepath.Dir(path), t.twin)); err != nil {
 			return nil, err
 		}
 	}
-	res, err := uninstallHooks(b, t, path)
+	res, err := uninstallHooks(b, o, t, path)
 	if err != nil {
 		return nil, err
 	}
@@ -446,7 +478,7 @@ func Uninstall(t *Target, root, path string) (*InstallResult, error) {
 
 // uninstallHooks removes sentinel's entries from a settings file's
 // "hooks" object.
-func uninstallHooks(b below, t *Target, path string) (*InstallResult, error) {
+func uninstallHooks(b below, o *options, t *Target, path string) (*InstallResult, error) {
 	m, orig, err := readSettings(b, path)
 	if err != nil {
 		return nil, err
@@ -455,57 +487,29 @@ func uninstallHooks(b below, t *Target, path string) (*InstallResult, error) {
 		return &InstallResult{Path: path}, nil
 	}
 	hooks, _ := m["hooks"].(map[string]any)
+	removedAny := false
 	for event := range t.entries("") {
 		list, _ := hooks[event].([]any)
-		kept := withoutOurs(list)
+		kept, removed := withoutOurs(list)
+		if !removed {
+			continue
+		}
+		removedAny = true
 		if len(kept) == 0 {
 			delete(hooks, event)
 		} else {
 			hooks[event] = kept
 		}
 	}
-	if hooks != nil && len(hooks) == 0 {
+	if removedAny && len(hooks) == 0 {
 		delete(m, "hooks")
 	}
-	return write(b, path, m, orig, false)
+	edit := func(d *textDoc) error { return editUninstallHooks(d, t) }
+	return writeSettings(b, o, path, orig, m, edit, false, true)
 }
 
 // Installed reports whether an agent's settings run sentinel's guard.
 func Installed(path string) (bool, error) {
 	hooks, err := InstalledHooks(path)
 	return len(hooks) > 0, err
-}
-
-// write replaces the settings file with m, unless that changes nothing;
-// with keep, the original is first copied to its backup, once.
-func write(b below, path string, m map[string]any, orig []byte, keep bool) (*InstallResult, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(m); err != nil {
-		return nil, err
-	}
-	res := &InstallResult{Path: path}
-	if bytes.Equal(buf.Bytes(), orig) {
-		return res, nil
-	}
-	if keep {
-		backup := path + BackupSuffix
-		there, err := b.exists(backup)
-		if err != nil {
-			return nil, err
-		}
-		if !there {
-			if err := b.write(backup, orig, 0o644, false); err != nil {
-				return nil, err
-			}
-			res.Backup = backup
-		}
-	}
-	if err := b.write(path, buf.Bytes(), 0o644, false); err != nil {
-		return nil, err
-	}
-	res.Changed = true
-	return res, nil
 }

@@ -183,7 +183,7 @@ func withoutOursKiro(list []any) []any {
 	return kept
 }
 
-func installKiro(b below, path, command string) (*InstallResult, error) {
+func installKiro(b below, o *options, path, command string) (*InstallResult, error) {
 	m, orig, err := readSettings(b, path)
 	if err != nil {
 		return nil, err
@@ -197,10 +197,11 @@ func installKiro(b below, path, command string) (*InstallResult, error) {
 		m["version"] = "v1"
 	}
 	m["hooks"] = append(withoutOursKiro(list), kiroHook(command))
-	return write(b, path, m, orig, keep)
+	edit := func(d *textDoc) error { return editInstallKiro(d, command) }
+	return writeSettings(b, o, path, orig, m, edit, keep, false)
 }
 
-func uninstallKiro(b below, path string) (*InstallResult, error) {
+func uninstallKiro(b below, o *options, path string) (*InstallResult, error) {
 	m, orig, err := readSettings(b, path)
 	if err != nil {
 		return nil, err
@@ -224,7 +225,7 @@ func uninstallKiro(b below, path string) (*InstallResult, error) {
 	if kept == nil {
 		m["hooks"] = []any{}
 	}
-	return write(b, path, m, orig, false)
+	return writeSettings(b, o, path, orig, m, editUninstallKiro, false, true)
 }
 
 // --- Amp ---
@@ -271,7 +272,7 @@ func withoutOursAmp(list []any) []any {
 // installAmp puts sentinel's delegate rules first: Amp applies the first
 // rule that matches a call, so one placed after a person's "allow Bash"
 // would never run.
-func installAmp(b below, path, program string) (*InstallResult, error) {
+func installAmp(b below, o *options, path, program string) (*InstallResult, error) {
 	m, orig, err := readSettings(b, path)
 	if err != nil {
 		return nil, err
@@ -286,10 +287,11 @@ func installAmp(b below, path, program string) (*InstallResult, error) {
 		rules = append(rules, map[string]any{"tool": tool, "action": "delegate", "to": program})
 	}
 	m[ampKey] = append(rules, withoutOursAmp(list)...)
-	return write(b, path, m, orig, keep)
+	edit := func(d *textDoc) error { return editInstallAmp(d, rules) }
+	return writeSettings(b, o, path, orig, m, edit, keep, false)
 }
 
-func uninstallAmp(b below, path string) (*InstallResult, error) {
+func uninstallAmp(b below, o *options, path string) (*InstallResult, error) {
 	m, orig, err := readSettings(b, path)
 	if err != nil {
 		return nil, err
@@ -306,7 +308,7 @@ func uninstallAmp(b below, path string) (*InstallResult, error) {
 	} else {
 		delete(m, ampKey)
 	}
-	return write(b, path, m, orig, false)
+	return writeSettings(b, o, path, orig, m, editUninstallAmp, false, true)
 }
 
 // --- OpenCode ---
