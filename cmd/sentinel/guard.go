@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -85,8 +86,8 @@ type guardInstallOptions struct {
 func guardInstallFlags() []cli.Flag {
 	return []cli.Flag{
 		withChoices(&cli.StringFlag{Name: "agent", Required: true, Usage: "the agent whose settings to change (required): " + strings.Join(install.TargetNames(), ", ")}, install.TargetNames()),
-		&cli.BoolFlag{Name: "project", Usage: "the project's settings (the default)"},
-		&cli.BoolFlag{Name: "user", Usage: "your own settings, in your home directory"},
+		&cli.BoolFlag{Name: "project", Usage: "the project's settings, committed with it: every clone's agent runs the guard, found on PATH (the default)"},
+		&cli.BoolFlag{Name: "user", Usage: "your own settings, in your home directory: every project you open runs the guard, by this binary's path (needed outside a repository)"},
 	}
 }
 
@@ -107,55 +108,99 @@ func guardInstallCommand(e *env, remove bool) *cli.Command {
 	}
 }
 
+// settingsPlace is where an install writes: the settings file, the
+// directory it writes below, and how the original is kept.
+type settingsPlace struct {
+	path, root string
+	// repo is the repository of a project's file; nil for the user's.
+	repo   *gitrepo.Info
+	backup install.Option
+}
+
 func runGuardInstall(c *cli.Context, e *env, o guardInstallOptions, remove bool) error {
 	t := install.Targets[o.agent]
 	if t == nil {
 		return &usageError{fmt.Errorf("--agent %q%s: sentinel installs into %s", o.agent, suggest.DidYouMean(o.agent, install.TargetNames(), nil), strings.Join(install.TargetNames(), ", "))}
 	}
+	verb := "install"
+	if remove {
+		verb = "uninstall"
+	}
 	sweepTemps(c.Context, e.dir)
-	path, root, err := guardSettingsPath(e, t, o.user)
+	pl, err := guardSettingsPlace(c.Context, e, t, o.user, verb)
 	if err != nil {
 		return err
 	}
-	unlock, err := lockSettings(c.Context, e, root, o.user)
+	unlock, err := lockSettings(c.Context, e, pl.repo)
 	if err != nil {
 		return err
 	}
 	defer unlock()
+	var opts []install.Option
+	if pl.backup != nil {
+		opts = append(opts, pl.backup)
+	}
 	var res *install.InstallResult
 	var bin, command string
-	if remove {
-		res, err = install.Uninstall(t, root, path)
-	} else {
-		if bin, command, err = guardHookCommand(t, o.user); err != nil {
-			return err
+	switch {
+	case remove:
+		res, err = install.Uninstall(t, pl.root, pl.path, opts...)
+	case o.user:
+		if bin, command, err = guardHookCommand(t); err == nil {
+			res, err = install.Install(t, pl.root, pl.path, command, opts...)
 		}
-		res, err = install.Install(t, root, path, command)
+	default:
+		res, err = install.Install(t, pl.root, pl.path, t.PathHookCommand(), opts...)
 	}
 	if err != nil {
 		return err
 	}
-	recordInstall(c.Context, e, t, path, o.user, remove)
-	qpath, qbin := quote.Path(path), quote.Path(bin)
+	recordInstall(c.Context, e, t, pl.path, o.user, remove)
+	reportGuardInstall(e, t, pl, res, remove, bin)
+	return nil
+}
+
+// reportGuardInstall says what an install or uninstall did, and what the
+// person must know of it.
+func reportGuardInstall(e *env, t *install.Target, pl *settingsPlace, res *install.InstallResult, remove bool, bin string) {
+	qpath := quote.Path(pl.path)
 	switch {
 	case !res.Changed && remove:
 		fmt.Fprintf(e.stdout, "%s: the guard was not installed there\n", qpath)
 	case !res.Changed:
 		fmt.Fprintf(e.stdout, "%s: the guard is already installed\n", qpath)
+	case remove && res.Restored:
+		fmt.Fprintf(e.stdout, "%s: removed the guard; the file is as it was before the install, byte for byte\n", qpath)
 	case remove:
 		fmt.Fprintf(e.stdout, "%s: removed the guard\n", qpath)
-	case o.user:
-		fmt.Fprintf(e.stdout, "%s: installed the guard (runs %s; denies every call if it is missing)\n", qpath, qbin)
+	case pl.repo == nil:
+		fmt.Fprintf(e.stdout, "%s: installed the guard (runs %s; denies every call if it is missing)\n", qpath, quote.Path(bin))
 	default:
-		fmt.Fprintf(e.stdout, "%s: installed the guard (runs %s, else sentinel on PATH; denies every call if neither is there)\n", qpath, qbin)
+		fmt.Fprintf(e.stdout, "%s: installed the guard (runs the sentinel on PATH, once its --version names sentinel's module; denies every call where there is none)\n", qpath)
+	}
+	if res.Reformatted != "" {
+		fmt.Fprintf(e.stdout, "rewrote the whole file in sentinel's layout: %s\n", quote.Text(res.Reformatted))
+	}
+	if res.MovedBackup != "" {
+		fmt.Fprintf(e.stdout, "moved the backup an earlier install left beside it to %s, where git does not list it\n", quote.Path(res.MovedBackup))
 	}
 	if res.Backup != "" {
 		fmt.Fprintf(e.stdout, "kept the original as %s\n", quote.Path(res.Backup))
 	}
-	if !remove && t.Note != "" {
+	if res.KeptBackup != "" {
+		fmt.Fprintf(e.stdout, "the original from before the install is still at %s (the file has changed since)\n", quote.Path(res.KeptBackup))
+	}
+	if remove {
+		return
+	}
+	if pl.repo != nil && res.Changed {
+		if why := pathSentinel(e); why != "" {
+			fmt.Fprintf(e.stdout, "%s: until there is one, the guard refuses every call of the agent on this machine; put it there (in a clone of sentinel's source: make install, with $(go env GOPATH)/bin on PATH), or use your own settings instead: sentinel guard install --agent %s --user\n", why, t.Agent)
+		}
+	}
+	if t.Note != "" {
 		fmt.Fprintln(e.stdout, t.Note)
 	}
-	return nil
 }
 
 // recordInstall keeps guard install's record, which doctor reads to tell
@@ -180,29 +225,75 @@ func recordInstall(ctx context.Context, e *env, t *install.Target, path string, 
 	}
 }
 
-// guardSettingsPath returns the agent's settings file and the directory
-// the install writes below: the project's file and root, or with user the
-// one in the home directory (a link there followed only to a file of the
-// user's outside any repository) and its directory.
-func guardSettingsPath(e *env, t *install.Target, user bool) (string, string, error) {
+// pathSentinel says why the project's entry would find no sentinel on
+// this PATH, as the entry looks: an absolute path, an executable file;
+// "" when it finds one. (The entry also asks it for its --version, which
+// this does not run.)
+func pathSentinel(e *env) string {
+	for _, dir := range filepath.SplitList(e.getenv("PATH")) {
+		if !filepath.IsAbs(dir) {
+			continue
+		}
+		if st, err := os.Stat(filepath.Join(dir, "sentinel")); err == nil && st.Mode().IsRegular() && st.Mode().Perm()&0o111 != 0 {
+			return ""
+		}
+	}
+	return "no sentinel on PATH here"
+}
+
+// guardSettingsPlace returns the agent's settings file and where the
+// install writes: the project's file, below the root of the repository
+// it is run in, with the original kept in the work tree's git directory;
+// or with user the one in the home directory (a link there followed only
+// to a file of the user's outside any repository), with the original
+// beside it. Outside any repository there is no project: the fix is
+// --user.
+func guardSettingsPlace(ctx context.Context, e *env, t *install.Target, user bool, verb string) (*settingsPlace, error) {
 	if user {
 		home := e.getenv("HOME")
 		if home == "" {
-			return "", "", fmt.Errorf("HOME is not set: cannot find your settings; set it, or use --project")
+			return nil, fmt.Errorf("HOME is not set: cannot find your settings; set it, or run this in your repository: sentinel guard %s --agent %s --project", verb, t.Agent)
 		}
-		return install.UserSettings(filepath.Join(home, filepath.FromSlash(t.User)))
+		path, root, err := install.UserSettings(filepath.Join(home, filepath.FromSlash(t.User)))
+		if err != nil {
+			return nil, err
+		}
+		return &settingsPlace{path: path, root: root}, nil
 	}
-	root := pathguard.NewEnv(e.dir, e.getenv).Project
-	return filepath.Join(root, filepath.FromSlash(t.Project)), root, nil
+	info, err := gitrepo.RepoInfo(ctx, e.dir)
+	switch {
+	case errors.Is(err, gitrepo.ErrNotRepository):
+		return nil, fmt.Errorf("%s is not in a git repository, and a project's settings go at a repository's root, committed with it; run this in your repository, or for your own settings, in your home directory: sentinel guard %s --agent %s --user", quote.Path(e.dir), verb, t.Agent)
+	case err != nil:
+		return nil, fmt.Errorf("find the repository: %w; or for your own settings: sentinel guard %s --agent %s --user", err, verb, t.Agent)
+	case info.Root == "":
+		return nil, fmt.Errorf("a bare repository has no work tree for a project's settings; run this in a clone with one, or for your own settings: sentinel guard %s --agent %s --user", verb, t.Agent)
+	}
+	g := &gitrepo.Git{Dir: info.Root}
+	gitDir, err := g.GitDir(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("find the git directory: %w", err)
+	}
+	shared, err := gitrepo.SharedRepository(ctx, info.Root)
+	if err != nil {
+		return nil, err
+	}
+	return &settingsPlace{
+		path: filepath.Join(info.Root, filepath.FromSlash(t.Project)), root: info.Root, repo: info,
+		backup: install.BackupsIn(gitDir, guardBackups, shared),
+	}, nil
 }
+
+// guardBackups is the directory, below the work tree's git directory,
+// that holds the originals of the project's settings files guard install
+// changed, each at its path from the root.
+const guardBackups = "sentinel/backups"
 
 // lockSettings takes the lock that serialises updates of the settings: the
 // repository's for a project, the user's state directory's otherwise.
-func lockSettings(ctx context.Context, e *env, root string, user bool) (func(), error) {
-	if !user {
-		if info, err := gitrepo.RepoInfo(ctx, root); err == nil {
-			return gitrepo.LockRepository(ctx, info.Root, info.CommonDir)
-		}
+func lockSettings(ctx context.Context, e *env, repo *gitrepo.Info) (func(), error) {
+	if repo != nil {
+		return gitrepo.LockRepository(ctx, repo.Root, repo.CommonDir)
 	}
 	lp := pathguard.LogPath(e.getenv)
 	if lp == "" {
@@ -215,26 +306,23 @@ func lockSettings(ctx context.Context, e *env, root string, user bool) (func(), 
 }
 
 // guardHookCommand returns this binary's absolute path, symbolic links
-// resolved, and the command to write. A bare `sentinel` would fail open
-// wherever the agent's PATH lacks it (the shell exits 127, which hosts take
-// for a non-blocking error), so the path is written out; in a project's
-// file, which other machines share, the command falls back to the sentinel
-// on PATH when that path is not there.
-func guardHookCommand(t *install.Target, user bool) (string, string, error) {
+// resolved, and the command to write into the user's own settings. A bare
+// `sentinel` would fail open wherever the agent's PATH lacks it (the shell
+// exits 127, which hosts take for a non-blocking error), so the user's
+// file, which is this machine's, names the binary by its path. A
+// project's file, which every clone shares, names none: it runs the
+// sentinel on PATH (install.PathHookCommand).
+func guardHookCommand(t *install.Target) (string, string, error) {
 	bin, err := selfBinary()
 	if err != nil {
 		return "", "", fmt.Errorf("find the sentinel binary: %w", err)
 	}
-	flag := ""
-	if user {
-		flag = " --user"
-	}
 	if goRunBuild(bin) {
-		return "", "", fmt.Errorf("this sentinel is a temporary build (go run), deleted when it exits; install it (make install), then run: sentinel guard install --agent %s%s", t.Agent, flag)
+		return "", "", fmt.Errorf("this sentinel is a temporary build (go run), deleted when it exits; install it (make install), then run: sentinel guard install --agent %s --user", t.Agent)
 	}
-	command, err := t.HookCommand(bin, !user)
+	command, err := t.HookCommand(bin, false)
 	if err != nil {
-		return "", "", fmt.Errorf("the guard cannot run this binary from where it is: %w; move sentinel to a plain path (make install puts it in $(go env GOPATH)/bin), then run: sentinel guard install --agent %s%s", err, t.Agent, flag)
+		return "", "", fmt.Errorf("the guard cannot run this binary from where it is: %w; move sentinel to a plain path (make install puts it in $(go env GOPATH)/bin), then run: sentinel guard install --agent %s --user", err, t.Agent)
 	}
 	return bin, command, nil
 }

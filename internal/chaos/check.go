@@ -38,7 +38,8 @@ const fingerprint = "sentinel-managed-hook"
 var atField = regexp.MustCompile(`"at": "[^"]*"`)
 
 // snapshot reads every file of the work tree dir, and of its git directory
-// the hooks, the configuration and sentinel's own files. Temporary files
+// the hooks, the configuration, sentinel's own files and the backups of
+// the agents' settings. Temporary files
 // and locks are left out: temps and locks report them.
 func (l *lab) snapshot(dir string) snapshot {
 	s := snapshot{}
@@ -82,6 +83,15 @@ func (l *lab) snapshot(dir string) snapshot {
 			add(".git/"+sub+"/"+n, filepath.Join(dir, ".git", sub, n))
 		}
 	}
+	// The originals guard install keeps of the settings it changed, by
+	// their paths in the work tree.
+	gitDir := filepath.Join(dir, ".git")
+	filepath.WalkDir(filepath.Join(gitDir, "sentinel", "backups"), func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && !isTemp(d.Name()) {
+			add(".git/"+slashRel(gitDir, path), path)
+		}
+		return nil
+	})
 	if r := l.run(dir, time.Minute, nil, "git", "cat-file", "blob", ":"+baselineFile); r.exit == 0 {
 		s[stagedBaseline] = fileState{exists: true, mode: 0o644, data: normalise(stagedBaseline, r.stdout)}
 	}
