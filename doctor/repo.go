@@ -21,7 +21,7 @@ func (c *checker) run() error {
 	if p, err := c.o.LookPath("sentinel"); err == nil {
 		c.add(OK, "sentinel", msg{}, say("sentinel on PATH (%s)", path(p)))
 	} else {
-		c.add(Missing, "sentinel", plain(upgradeSentinel), plain("sentinel is not on PATH: hooks and agents fall back to the path captured at install"))
+		c.add(Missing, "sentinel", plain(upgradeSentinel), plain("sentinel is not on PATH: the git hooks fall back to the path captured at install; the agents' project entries have none, and refuse every call"))
 	}
 	var expect []string
 	root, rerr := gitrepo.FindRoot(c.ctx, c.o.Dir)

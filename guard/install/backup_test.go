@@ -22,7 +22,7 @@ func TestBackupsInGitDir(t *testing.T) {
 	path := filepath.Join(root, ".claude", "settings.json")
 	os.MkdirAll(gitDir, 0o755)
 	os.MkdirAll(filepath.Dir(path), 0o755)
-	os.WriteFile(path, []byte(claudeSettings), 0o644)
+	os.WriteFile(path, []byte(claudeSettingsText), 0o644)
 	opt := BackupsIn(gitDir, "sentinel/backups", sharedperm.Group)
 	backup := filepath.Join(gitDir, "sentinel", "backups", ".claude", "settings.json")
 
@@ -34,7 +34,7 @@ func TestBackupsInGitDir(t *testing.T) {
 		t.Errorf("a backup beside the file: %v", err)
 	}
 	st, err := os.Stat(backup)
-	if err != nil || string(mustRead(t, backup)) != claudeSettings {
+	if err != nil || string(mustRead(t, backup)) != claudeSettingsText {
 		t.Fatalf("the backup: %v", err)
 	}
 	if st.Mode().Perm()&0o060 != 0o060 {
@@ -44,7 +44,7 @@ func TestBackupsInGitDir(t *testing.T) {
 	if err != nil || !res.Restored {
 		t.Fatalf("uninstall: %+v %v", res, err)
 	}
-	if string(mustRead(t, path)) != claudeSettings {
+	if string(mustRead(t, path)) != claudeSettingsText {
 		t.Error("not restored")
 	}
 	if _, err := os.Stat(backup); !errors.Is(err, os.ErrNotExist) {
@@ -53,7 +53,7 @@ func TestBackupsInGitDir(t *testing.T) {
 
 	// An earlier install's backup beside the file moves into the git
 	// directory, whatever the file holds.
-	os.WriteFile(path+BackupSuffix, []byte(claudeSettings), 0o644)
+	os.WriteFile(path+BackupSuffix, []byte(claudeSettingsText), 0o644)
 	res, err = Install(tg, root, path, tg.PathHookCommand(), opt)
 	if err != nil || res.MovedBackup != backup || res.Backup != "" {
 		t.Fatalf("install over an old backup: %+v %v", res, err)
@@ -61,10 +61,10 @@ func TestBackupsInGitDir(t *testing.T) {
 	if _, err := os.Lstat(path + BackupSuffix); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the old backup stayed beside the file: %v", err)
 	}
-	if string(mustRead(t, backup)) != claudeSettings {
+	if string(mustRead(t, backup)) != claudeSettingsText {
 		t.Error("the moved backup differs")
 	}
-	if res, err := Uninstall(tg, root, path, opt); err != nil || !res.Restored || string(mustRead(t, path)) != claudeSettings {
+	if res, err := Uninstall(tg, root, path, opt); err != nil || !res.Restored || string(mustRead(t, path)) != claudeSettingsText {
 		t.Errorf("uninstall from the moved backup: %+v %v", res, err)
 	}
 }
@@ -80,7 +80,7 @@ func TestBackupNeverThroughALink(t *testing.T) {
 	path := filepath.Join(root, ".claude", "settings.json")
 	os.MkdirAll(filepath.Join(gitDir, "sentinel"), 0o755)
 	os.MkdirAll(filepath.Dir(path), 0o755)
-	os.WriteFile(path, []byte(claudeSettings), 0o644)
+	os.WriteFile(path, []byte(claudeSettingsText), 0o644)
 	if err := os.Symlink(outside, filepath.Join(gitDir, "sentinel", "backups")); err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func TestBackupNeverThroughALink(t *testing.T) {
 	if entries, _ := os.ReadDir(outside); len(entries) != 0 {
 		t.Errorf("wrote through the link: %v", entries)
 	}
-	if string(mustRead(t, path)) != claudeSettings {
+	if string(mustRead(t, path)) != claudeSettingsText {
 		t.Error("the settings changed")
 	}
 }

@@ -241,6 +241,11 @@ func (t *Target) fileShape(path string, plugin bool) shape {
 // the binaries it runs, with and without the fallback to PATH, now and
 // before; failing that, it is bare or altered.
 func (t *Target) commandShape(cmd string) shape {
+	// A project's entry names no binary: the sentinel on PATH, as every
+	// clone finds it.
+	if cmd == t.PathHookCommand() {
+		return shapeExact
+	}
 	bins, _ := guardCommand(cmd)
 	for _, b := range bins {
 		for _, fallback := range []bool{false, true} {

@@ -9,10 +9,10 @@ import (
 	"testing"
 )
 
-// claudeSettings is a project's .claude/settings.json as Claude Code's
+// claudeSettingsText is a project's .claude/settings.json as Claude Code's
 // documentation shows them: a schema, permissions, environment, hooks
 // of other events and a status line, in a layout of the person's own.
-const claudeSettings = `{
+const claudeSettingsText = `{
   "$schema": "https://json.schemastore.org/claude-code-settings.json",
   "permissions": {
     "allow": [
@@ -73,7 +73,7 @@ func oneInsertion(before, after []byte) (string, bool) {
 // settingsShapes are settings files laid out in different ways, each
 // with hooks of the person's own.
 var settingsShapes = map[string]string{
-	"claude code":  claudeSettings,
+	"claude code":  claudeSettingsText,
 	"tabs":         "{\n\t\"hooks\": {\n\t\t\"PreToolUse\": [\n\t\t\t{\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"./lint.sh\"}]}\n\t\t]\n\t},\n\t\"model\": \"opus\"\n}\n",
 	"four spaces":  "{\n    \"model\": \"opus\",\n    \"hooks\": {\n        \"Stop\": [\n            {\"hooks\": [{\"type\": \"command\", \"command\": \"say done\"}]}\n        ]\n    }\n}",
 	"one line":     `{"model":"opus","hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"./lint.sh"}]}]}}`,
@@ -147,7 +147,7 @@ func TestUninstallKeepsLaterEdits(t *testing.T) {
 	tg := Targets["claude"]
 	path := filepath.Join(t.TempDir(), ".claude", "settings.json")
 	os.MkdirAll(filepath.Dir(path), 0o755)
-	os.WriteFile(path, []byte(claudeSettings), 0o644)
+	os.WriteFile(path, []byte(claudeSettingsText), 0o644)
 	if _, err := Install(tg, existingDir(path), path, tg.PathHookCommand()); err != nil {
 		t.Fatal(err)
 	}
@@ -157,11 +157,11 @@ func TestUninstallKeepsLaterEdits(t *testing.T) {
 	if err != nil || !res.Changed || res.Restored || res.KeptBackup != path+BackupSuffix {
 		t.Fatalf("uninstall: %+v %v", res, err)
 	}
-	want := strings.Replace(claudeSettings, `"Read(~/.zshrc)"`, `"Read(~/.zshrc)",`+"\n      \"WebFetch(domain:go.dev)\"", 1)
+	want := strings.Replace(claudeSettingsText, `"Read(~/.zshrc)"`, `"Read(~/.zshrc)",`+"\n      \"WebFetch(domain:go.dev)\"", 1)
 	if got := mustRead(t, path); string(got) != want {
 		t.Errorf("uninstall left\n%s\nwant\n%s", got, want)
 	}
-	if b, err := os.ReadFile(path + BackupSuffix); err != nil || string(b) != claudeSettings {
+	if b, err := os.ReadFile(path + BackupSuffix); err != nil || string(b) != claudeSettingsText {
 		t.Errorf("the backup: %v", err)
 	}
 }
