@@ -1,12 +1,8 @@
 package config
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
 	"slices"
-
-	"github.com/pelletier/go-toml/v2"
 )
 
 // Counting is what of a configuration decides which files are counted and
@@ -33,16 +29,8 @@ func ReadCounting(name string, data []byte) (Counting, error) {
 			Scope   []Scope  `toml:"scope"`
 		} `toml:"coverage"`
 	}
-	if len(data) > MaxSize {
-		return Counting{}, fmt.Errorf("%s: larger than %d bytes", name, MaxSize)
-	}
-	if err := toml.NewDecoder(bytes.NewReader(data)).Decode(&c); err != nil {
-		var de *toml.DecodeError
-		if errors.As(err, &de) {
-			row, col := de.Position()
-			return Counting{}, fmt.Errorf("%s:%d:%d: %s", name, row, col, de.Error())
-		}
-		return Counting{}, fmt.Errorf("%s: %w", name, err)
+	if err := decodeLenient(name, data, &c); err != nil {
+		return Counting{}, err
 	}
 	return Counting{Exclude: c.Coverage.Exclude, Scope: c.Coverage.Scope}, nil
 }

@@ -48,16 +48,30 @@ func ReadSigners(name string, data []byte) (string, error) {
 			Signers string `toml:"signers"`
 		} `toml:"ratchet"`
 	}
-	if err := toml.NewDecoder(bytes.NewReader(data)).Decode(&c); err != nil {
-		var de *toml.DecodeError
-		if errors.As(err, &de) {
-			row, col := de.Position()
-			return "", fmt.Errorf("%s:%d:%d: %s", name, row, col, de.Error())
-		}
-		return "", fmt.Errorf("%s: %w", name, err)
+	if err := decodeLenient(name, data, &c); err != nil {
+		return "", err
 	}
 	if err := CheckSignersPath(c.Ratchet.Signers); err != nil {
 		return "", fmt.Errorf("%s: ratchet.signers: %w", name, err)
 	}
 	return c.Ratchet.Signers, nil
+}
+
+// decodeLenient decodes the keys v names from a configuration as some
+// commit holds it, leaving the others aside, so that a file an older or
+// newer sentinel wrote still says what it needs; an error names the file,
+// line and column.
+func decodeLenient(name string, data []byte, v any) error {
+	if len(data) > MaxSize {
+		return fmt.Errorf("%s: larger than %d bytes", name, MaxSize)
+	}
+	if err := toml.NewDecoder(bytes.NewReader(data)).Decode(v); err != nil {
+		var de *toml.DecodeError
+		if errors.As(err, &de) {
+			row, col := de.Position()
+			return fmt.Errorf("%s:%d:%d: %s", name, row, col, de.Error())
+		}
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return nil
 }

@@ -1,12 +1,8 @@
 package config
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
 	"strings"
-
-	"github.com/pelletier/go-toml/v2"
 )
 
 // CheckSince checks a [ci] since value: empty, or a full commit id (40
@@ -36,16 +32,8 @@ func ReadSince(name string, data []byte) (string, error) {
 			Since string `toml:"since"`
 		} `toml:"ci"`
 	}
-	if len(data) > MaxSize {
-		return "", fmt.Errorf("%s: larger than %d bytes", name, MaxSize)
-	}
-	if err := toml.NewDecoder(bytes.NewReader(data)).Decode(&c); err != nil {
-		var de *toml.DecodeError
-		if errors.As(err, &de) {
-			row, col := de.Position()
-			return "", fmt.Errorf("%s:%d:%d: %s", name, row, col, de.Error())
-		}
-		return "", fmt.Errorf("%s: %w", name, err)
+	if err := decodeLenient(name, data, &c); err != nil {
+		return "", err
 	}
 	if err := CheckSince(c.CI.Since); err != nil {
 		return "", fmt.Errorf("%s: ci.since: %w", name, err)
