@@ -164,8 +164,10 @@ func TestActionOnPullRequest(t *testing.T) {
 		}
 		out := res.Stdout()
 		for _, want := range []string{
-			`(?m)^::error file=\.sentinel/baseline\.json,line=1,title=sentinel ratchet::commit [0-9a-f]{12} Drop a test: go TestTwo is gone \(a_test\.go:7\)`,
-			`(?m)^::error file=\.sentinel/baseline\.json,line=1,title=sentinel ratchet::go tests 2 → 1; if intended: sentinel accept --reason`,
+			// A lost test is annotated where it last was; the drop on the
+			// baseline names the acceptance after the fact that mends it.
+			`(?m)^::error file=a_test\.go,line=7,title=sentinel ratchet::commit [0-9a-f]{12} Drop a test: go TestTwo is gone \(a_test\.go:7\)`,
+			`(?m)^::error file=\.sentinel/baseline\.json,line=1,title=sentinel ratchet::go tests 2 → 1; if intended: sentinel accept --rev [0-9a-f]{12} --reason`,
 			`(?m)^::error title=sentinel attribution::commit [0-9a-f]{12} Add retry: line 1: missing-assisted-by: .* rebase -i --rebase-merges ` + baseSHA + `$`,
 		} {
 			if !regexp.MustCompile(want).MatchString(out) {
@@ -175,7 +177,7 @@ func TestActionOnPullRequest(t *testing.T) {
 		sum := readFile(t, summary)
 		for _, want := range []string{
 			"## sentinel ci\n",
-			"**Refused**: 4 commits checked; 1 figure below its peak, 1 peak lowered without an acceptance, 1 commit refused by the attribution policy.",
+			"**Refused**: 4 commits checked; 1 figure below its peak, 1 test lost without an acceptance, 1 commit refused by the attribution policy.",
 			"| go | 1 | 2 | 0 | 0 | 0 | **below its peak**: tests |",
 			"Drop a test: go TestTwo is gone \\(a\\_test.go\\:7\\)",
 			"```sh\nGIT_SEQUENCE_EDITOR='f() { awk ",
