@@ -32,10 +32,10 @@ type host struct {
 	pkg, bin string
 	// agent is sentinel's name for it (--agent).
 	agent string
-	// call returns the tool call of a kind with its arguments: the tool's
-	// name and arguments in the host's own terms. ok is false for a kind
-	// the host has no tool for.
-	call func(k kind, a callArgs) (fakemodel.Call, bool)
+	// call returns the tool calls of a kind with its arguments, in the
+	// host's own terms: the first whose tool a request offers is made
+	// (a host offers one of several shell tools, by model).
+	call func(k kind, a callArgs) []fakemodel.Call
 	// start writes what the host needs to talk to the fake model (its
 	// settings in p.home or p.repo) and returns the command line and the
 	// environment to add.
@@ -229,12 +229,14 @@ func (p *phase) recorded() []string {
 }
 
 // run runs the host for one scripted call.
-func (p *phase) run(c fakemodel.Call) {
+func (p *phase) run(calls []fakemodel.Call) {
 	p.t.Helper()
 	srv, err := fakemodel.Start(fakemodel.Script{Pick: func(tools []fakemodel.Tool) (fakemodel.Call, bool) {
-		for _, t := range tools {
-			if t.Name == c.Name {
-				return c, true
+		for _, c := range calls {
+			for _, t := range tools {
+				if t.Name == c.Name {
+					return c, true
+				}
 			}
 		}
 		return fakemodel.Call{}, false
@@ -278,7 +280,7 @@ func (p *phase) run(c fakemodel.Call) {
 		p.fail("%s: %v", p.h.bin, err)
 	}
 	if _, ok := srv.Called(); !ok {
-		p.fail("the host never offered the tool %q to the model, so the call was not made", c.Name)
+		p.fail("the host never offered any of the tools %v to the model, so the call was not made", names(calls))
 	}
 }
 
@@ -312,7 +314,7 @@ func (p *phase) committed() bool {
 }
 
 // scripted returns the host's call of a kind, with what it acts on.
-func (p *phase) scripted(k kind, allowed bool) fakemodel.Call {
+func (p *phase) scripted(k kind, allowed bool) []fakemodel.Call {
 	p.t.Helper()
 	a := callArgs{Command: dangerCommand}
 	switch {
@@ -323,11 +325,19 @@ func (p *phase) scripted(k kind, allowed bool) fakemodel.Call {
 	case k == read:
 		a = callArgs{Path: filepath.Join(p.repo, ".env")}
 	}
-	c, ok := p.h.call(k, a)
-	if !ok {
+	c := p.h.call(k, a)
+	if len(c) == 0 {
 		p.t.Fatalf("%s has no %s tool", p.h.bin, k)
 	}
 	return c
+}
+
+func names(calls []fakemodel.Call) []string {
+	out := make([]string, len(calls))
+	for i, c := range calls {
+		out[i] = c.Name
+	}
+	return out
 }
 
 // ran reports whether the call of kind k had its effect.

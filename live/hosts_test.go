@@ -1,10 +1,11 @@
 package live_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
-	"time"
 
 	"github.com/gitsentinel/sentinel/internal/fakemodel"
 )
@@ -13,14 +14,14 @@ import (
 var claudeCode = &host{
 	pkg: "@anthropic-ai/claude-code", bin: "claude", agent: "claude",
 	kinds: []kind{shell, write, read},
-	call: func(k kind, a callArgs) (fakemodel.Call, bool) {
+	call: func(k kind, a callArgs) []fakemodel.Call {
 		switch k {
 		case write:
-			return fakemodel.Call{Name: "Write", Args: map[string]any{"file_path": a.Path, "content": a.Content}}, true
+			return one("Write", map[string]any{"file_path": a.Path, "content": a.Content})
 		case read:
-			return fakemodel.Call{Name: "Read", Args: map[string]any{"file_path": a.Path}}, true
+			return one("Read", map[string]any{"file_path": a.Path})
 		}
-		return fakemodel.Call{Name: "Bash", Args: map[string]any{"command": a.Command, "description": "run it"}}, true
+		return one("Bash", map[string]any{"command": a.Command, "description": "run it"})
 	},
 	start: func(p *phase) ([]string, []string) {
 		return []string{"claude", "-p", "Run the tool.", "--model", "claude-sonnet-4-5", "--permission-mode", "bypassPermissions"},
@@ -38,6 +39,69 @@ var claudeCode = &host{
 
 func TestLiveClaudeCode(t *testing.T) { liveHost(t, claudeCode) }
 
-var _ = os.Getenv
-var _ = filepath.Join
-var _ = time.Second
+func one(name string, args map[string]any) []fakemodel.Call {
+	return []fakemodel.Call{{Name: name, Args: args}}
+}
+
+// addPatch is an apply_patch patch that adds a file.
+func addPatch(path, text string) string {
+	var b strings.Builder
+	b.WriteString("*** Begin Patch\n*** Add File: " + path + "\n")
+	for _, line := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+		b.WriteString("+" + line + "\n")
+	}
+	b.WriteString("*** End Patch\n")
+	return b.String()
+}
+
+// codex runs `codex exec` against the fake Responses API, as a provider
+// of its own in a fresh CODEX_HOME. A project's .codex is read only in a
+// trusted project, and a hook runs only once trusted: the config trusts
+// the repository, and --dangerously-bypass-hook-trust stands for the
+// person who trusts the hook in /hooks.
+var codex = &host{
+	pkg: "@openai/codex", bin: "codex", agent: "codex",
+	kinds: []kind{shell, write},
+	call: func(k kind, a callArgs) []fakemodel.Call {
+		if k == write {
+			patch := addPatch(a.Path, a.Content)
+			return []fakemodel.Call{{Name: "apply_patch", Input: patch}}
+		}
+		return []fakemodel.Call{
+			{Name: "exec_command", Args: map[string]any{"cmd": a.Command}},
+			{Name: "shell_command", Args: map[string]any{"command": a.Command}},
+			{Name: "shell", Args: map[string]any{"command": []string{"bash", "-lc", a.Command}}},
+		}
+	},
+	start: func(p *phase) ([]string, []string) {
+		codexHome := filepath.Join(p.home, ".codex")
+		config := fmt.Sprintf(`model = "gpt-5.5"
+model_provider = "fake"
+approval_policy = "never"
+sandbox_mode = "danger-full-access"
+check_for_update_on_startup = false
+
+[model_providers.fake]
+name = "fake"
+base_url = %q
+env_key = "FAKE_MODEL_KEY"
+wire_api = "responses"
+
+[projects.%q]
+trust_level = "trusted"
+`, p.url+"/v1", p.repo)
+		if err := os.MkdirAll(codexHome, 0o755); err != nil {
+			p.t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(codexHome, "config.toml"), []byte(config), 0o644); err != nil {
+			p.t.Fatal(err)
+		}
+		argv := []string{"codex", "exec", "--skip-git-repo-check", "--color", "never"}
+		if p.guard {
+			argv = append(argv, "--dangerously-bypass-hook-trust")
+		}
+		return append(argv, "Run the tool."), []string{"CODEX_HOME=" + codexHome, "FAKE_MODEL_KEY=sk-live-test"}
+	},
+}
+
+func TestLiveCodex(t *testing.T) { liveHost(t, codex) }
