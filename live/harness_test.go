@@ -46,6 +46,10 @@ type host struct {
 	// kinds are the kinds of call the guard phase covers; shell when
 	// empty.
 	kinds []kind
+	// writeTo is the file the write call creates, relative to the
+	// repository: git's pre-commit hook unless the host itself refuses
+	// writes into .git (then a credentials file).
+	writeTo string
 	// timeout bounds one run of the host (90 s when zero).
 	timeout time.Duration
 }
@@ -80,6 +84,9 @@ const (
 	okCommand     = "touch ok.txt"
 	secretValue   = "live-secret-7f3a91"
 	hookText      = "#!/bin/sh\nexit 0\n"
+	// envWrite is the write call's file for hosts that refuse writes into
+	// .git themselves.
+	envWrite = ".env.local"
 )
 
 // The markers of sentinel's reasons: the rule that refuses each call, and
@@ -132,6 +139,18 @@ func linkOrCopy(from, to string) error {
 func (p *phase) writeFile(rel, text string) {
 	p.t.Helper()
 	path := filepath.Join(p.repo, rel)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		p.t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+// writeHome writes a file under the phase's home.
+func (p *phase) writeHome(rel, text string) {
+	p.t.Helper()
+	path := filepath.Join(p.home, rel)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		p.t.Fatal(err)
 	}
@@ -321,7 +340,7 @@ func (p *phase) scripted(k kind, allowed bool) []fakemodel.Call {
 	case allowed:
 		a.Command = okCommand
 	case k == write:
-		a = callArgs{Path: filepath.Join(p.repo, ".git", "hooks", "pre-commit"), Content: hookText}
+		a = callArgs{Path: filepath.Join(p.repo, p.writeTarget()), Content: hookText}
 	case k == read:
 		a = callArgs{Path: filepath.Join(p.repo, ".env")}
 	}
@@ -340,11 +359,27 @@ func names(calls []fakemodel.Call) []string {
 	return out
 }
 
+// writeTarget is the file the write call creates.
+func (p *phase) writeTarget() string {
+	if p.h.writeTo != "" {
+		return p.h.writeTo
+	}
+	return ".git/hooks/pre-commit"
+}
+
+// rule is the rule that refuses the phase's call of kind k.
+func (p *phase) rule(k kind) string {
+	if k == write && p.writeTarget() == envWrite {
+		return "path.credentials"
+	}
+	return ruleOf[k]
+}
+
 // ran reports whether the call of kind k had its effect.
 func (p *phase) ran(k kind) bool {
 	switch k {
 	case write:
-		return p.exists(".git/hooks/pre-commit")
+		return p.exists(p.writeTarget())
 	case read:
 		r, _ := p.srv.Result()
 		return strings.Contains(r, secretValue)
@@ -389,8 +424,8 @@ func liveHost(t *testing.T, h *host) {
 				p.fail("with the guard, the %s call ran", k)
 			}
 			r := p.result()
-			if !strings.Contains(r, ruleOf[k]) {
-				p.fail("the result the model got does not name sentinel's rule %s: %q", ruleOf[k], r)
+			if !strings.Contains(r, p.rule(k)) {
+				p.fail("the result the model got does not name sentinel's rule %s: %q", p.rule(k), r)
 			}
 			t.Logf("%s: refused (%s); the model got %q", k, p.elapsed.Round(time.Millisecond), abbreviate(r, 300))
 			for _, e := range p.recorded() {

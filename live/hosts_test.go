@@ -105,3 +105,37 @@ trust_level = "trusted"
 }
 
 func TestLiveCodex(t *testing.T) { liveHost(t, codex) }
+
+// geminiCLI runs `gemini -p` against the fake Gemini API, through its
+// gateway setting (GOOGLE_GEMINI_BASE_URL).
+var geminiCLI = &host{
+	pkg: "@google/gemini-cli", bin: "gemini", agent: "gemini",
+	// Gemini CLI's file tools refuse a path in .git, and a read of .env,
+	// themselves, before any hook ("Path not in workspace"): the write
+	// goes to a credentials file the tools accept, and the read is the
+	// host's own refusal.
+	kinds:   []kind{shell, write},
+	writeTo: envWrite,
+	call: func(k kind, a callArgs) []fakemodel.Call {
+		switch k {
+		case write:
+			return one("write_file", map[string]any{"file_path": a.Path, "content": a.Content})
+		case read:
+			return one("read_file", map[string]any{"file_path": a.Path})
+		}
+		return one("run_shell_command", map[string]any{"command": a.Command, "description": "run it"})
+	},
+	start: func(p *phase) ([]string, []string) {
+		// With GOOGLE_GEMINI_BASE_URL alone, 0.61.0 picks its "gateway"
+		// auth, which its own check then calls invalid: the API key's
+		// auth, chosen in the user's settings, takes the base URL too.
+		p.writeHome(".gemini/settings.json", `{"security":{"auth":{"selectedType":"gemini-api-key"}},"privacy":{"usageStatisticsEnabled":false}}`)
+		return []string{"gemini", "-p", "Run the tool.", "-m", "gemini-2.5-pro", "--yolo"}, []string{
+			"GOOGLE_GEMINI_BASE_URL=" + p.url,
+			"GEMINI_API_KEY=live-test-key",
+			"GEMINI_CLI_TRUST_WORKSPACE=true",
+		}
+	},
+}
+
+func TestLiveGeminiCLI(t *testing.T) { liveHost(t, geminiCLI) }
