@@ -139,3 +139,28 @@ var geminiCLI = &host{
 }
 
 func TestLiveGeminiCLI(t *testing.T) { liveHost(t, geminiCLI) }
+
+// qwenCode runs `qwen -p` against the fake Chat Completions API, with
+// its OpenAI-compatible auth.
+var qwenCode = &host{
+	pkg: "@qwen-code/qwen-code", bin: "qwen", agent: "qwen",
+	kinds: []kind{shell, write, read},
+	call: func(k kind, a callArgs) []fakemodel.Call {
+		switch k {
+		case write:
+			return one("write_file", map[string]any{"file_path": a.Path, "content": a.Content})
+		case read:
+			return one("read_file", map[string]any{"file_path": a.Path})
+		}
+		return one("run_shell_command", map[string]any{"command": a.Command, "description": "run it", "is_background": false})
+	},
+	start: func(p *phase) ([]string, []string) {
+		return []string{"qwen", "-p", "Run the tool.", "--auth-type", "openai", "-m", "qwen3-coder-plus", "--yolo"}, []string{
+			"OPENAI_BASE_URL=" + p.url + "/v1",
+			"OPENAI_API_KEY=sk-live-test",
+			"OPENAI_MODEL=qwen3-coder-plus",
+		}
+	},
+}
+
+func TestLiveQwenCode(t *testing.T) { liveHost(t, qwenCode) }
