@@ -164,3 +164,35 @@ var qwenCode = &host{
 }
 
 func TestLiveQwenCode(t *testing.T) { liveHost(t, qwenCode) }
+
+// openCode runs `opencode run` against the fake Chat Completions API, as
+// an OpenAI-compatible provider of the user's configuration; the guard is
+// sentinel's plugin in .opencode/plugins.
+var openCode = &host{
+	pkg: "opencode-ai", bin: "opencode", agent: "opencode",
+	kinds: []kind{shell, write, read},
+	call: func(k kind, a callArgs) []fakemodel.Call {
+		switch k {
+		case write:
+			return one("write", map[string]any{"filePath": a.Path, "content": a.Content})
+		case read:
+			return one("read", map[string]any{"filePath": a.Path})
+		}
+		return one("bash", map[string]any{"command": a.Command, "description": "run it"})
+	},
+	start: func(p *phase) ([]string, []string) {
+		p.writeHome(".config/opencode/opencode.json", fmt.Sprintf(`{
+  "provider": {"fake": {"npm": "@ai-sdk/openai-compatible", "name": "fake",
+    "options": {"baseURL": %q, "apiKey": "sk-live-test"},
+    "models": {"fake-model": {"name": "fake-model", "tool_call": true}}}},
+  "model": "fake/fake-model",
+  "permission": {"bash": "allow", "edit": "allow", "read": "allow", "external_directory": "allow"},
+  "autoupdate": false, "share": "disabled"
+}`, p.url+"/v1"))
+		return []string{"opencode", "run", "-m", "fake/fake-model", "Run the tool."}, []string{
+			"OPENCODE_DISABLE_MODELS_FETCH=1", "OPENCODE_DISABLE_AUTOUPDATE=1", "OPENCODE_DISABLE_LSP_DOWNLOAD=1",
+		}
+	},
+}
+
+func TestLiveOpenCode(t *testing.T) { liveHost(t, openCode) }
