@@ -238,6 +238,94 @@ func clineEnvelope(o object) (*Call, object, error) {
 	return c, pre, nil
 }
 
+// clineList reads a Cline CLI 3 parameter that is a list: JSON text in a
+// string (the hook's parameters), a list itself, or one item as a plain
+// string. The items stay raw, for the caller to read.
+func clineList(in object, key string) ([]json.RawMessage, error) {
+	raw := in[key]
+	if in.first(key) == '"' {
+		s, _, err := in.str(key)
+		if err != nil {
+			return nil, err
+		}
+		if !strings.HasPrefix(strings.TrimSpace(s), "[") {
+			b, _ := json.Marshal(s)
+			return []json.RawMessage{b}, nil
+		}
+		raw = json.RawMessage(s)
+	}
+	var list []json.RawMessage
+	if len(raw) == 0 || strings.TrimSpace(string(raw))[0] != '[' || json.Unmarshal(raw, &list) != nil {
+		return nil, unreadable("%s is not a list", key)
+	}
+	if len(list) == 0 {
+		return nil, unreadable("%s is empty", key)
+	}
+	return list, nil
+}
+
+// clineItem reads one item of a Cline CLI 3 list: a string, or an object
+// whose first present key of keys holds the string; args, when the object
+// has them, are appended as shell words.
+func clineItem(item json.RawMessage, list string, keys ...string) (string, []string, error) {
+	var s string
+	if len(item) > 0 && item[0] == '"' && json.Unmarshal(item, &s) == nil {
+		if strings.TrimSpace(s) == "" {
+			return "", nil, unreadable("%s holds an empty item", list)
+		}
+		return s, nil, nil
+	}
+	o, err := parseObject(item)
+	if err != nil {
+		return "", nil, unreadable("%s holds an item that is neither a string nor an object", list)
+	}
+	v, err := pathOf(o, keys...)
+	if err != nil {
+		return "", nil, err
+	}
+	args, err := o.strings("args")
+	return v, args, err
+}
+
+// clineCommands reads run_commands: each command runs in the shell, one
+// after the other, as the lines of one script.
+func clineCommands(c *Call, in object) (*Call, error) {
+	items, err := clineList(in, "commands")
+	if err != nil {
+		return nil, err
+	}
+	lines := make([]string, 0, len(items))
+	for _, item := range items {
+		cmd, args, err := clineItem(item, "commands", "command")
+		if err != nil {
+			return nil, err
+		}
+		for _, a := range args {
+			cmd += " '" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		lines = append(lines, cmd)
+	}
+	c.Kind, c.Command = "bash", strings.Join(lines, "\n")
+	return c, nil
+}
+
+// clineReads reads read_files: every file it names is read.
+func clineReads(c *Call, in object) (*Call, error) {
+	items, err := clineList(in, "files")
+	if err != nil {
+		return nil, err
+	}
+	c.Kind = "read"
+	for _, item := range items {
+		p, _, err := clineItem(item, "files", "path", "file_path", "filePath")
+		if err != nil {
+			return nil, err
+		}
+		c.Reads = append(c.Reads, p)
+	}
+	return c, nil
+}
+
 // clineAnswer is the JSON Cline reads from the hook's stdout: cancel blocks
 // the call and errorMessage says why. Cline cannot ask.
 func clineAnswer(d verdict.Outcome) Answer {

@@ -25,14 +25,22 @@ var (
 	// parameters, whose values are strings (cline/cline
 	// docs/features/hooks/hook-reference.mdx, src/core/hooks). Its paths
 	// are relative to the first workspace root. Cline cannot ask.
-	cline = &hostSpec{name: "cline", eventKey: "hookName", events: []string{"PreToolUse"},
+	//
+	// The Cline CLI 3 (3.0.65, @cline/core) names the event tool_call and
+	// has tools of its own: run_commands with a list of commands,
+	// read_files with a list of files, editor and apply_patch. Its
+	// parameters hold each list as JSON text in a string; the same call
+	// is under tool_call with the real values.
+	cline = &hostSpec{name: "cline", eventKey: "hookName", events: []string{"PreToolUse", "tool_call"},
 		envelope: clineEnvelope, inputKey: "parameters", answer: clineAnswer,
 		tools: tools(
 			row(bash("command"), "execute_command"),
-			row(file("edit", "path"), "write_to_file", "replace_in_file", "new_rule"),
+			row(file("edit", "path"), "write_to_file", "replace_in_file", "new_rule", "editor"),
 			row(file("read", "path"), "read_file"),
 			row(file("patch", "input"), "apply_patch"),
 			row(search("path", "file_pattern"), "search_files"),
+			row(toolSpec{read: clineCommands}, "run_commands"),
+			row(toolSpec{read: clineReads}, "read_files"),
 		)}
 
 	// Goose: a PreToolUse payload with event, tool_name, tool_input and
