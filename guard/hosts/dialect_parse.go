@@ -64,6 +64,11 @@ func signature(o object) map[string]bool {
 			switch {
 			case o.has("turn_id") || tool == "apply_patch":
 				sig["codex"] = true
+			case augmentTools[tool]:
+				// Augment's own tool names first: Auggie's events carry
+				// ids named like Cursor's (reported from Auggie 0.36.0),
+				// and no Cursor tool has these names.
+				sig["augment"] = true
 			case cursorMarks(o):
 				sig["cursor"] = true
 			case kiroTools[tool] || strings.HasPrefix(tool, "@"):
@@ -81,7 +86,7 @@ func signature(o object) map[string]bool {
 			sig["unknown"] = true
 		}
 	}
-	if o.has("working_directory") || o.has("conversation_id") {
+	if (o.has("working_directory") || o.has("conversation_id")) && !sig["augment"] {
 		sig["cursor"] = true
 	}
 	return sig

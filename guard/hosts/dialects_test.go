@@ -33,3 +33,20 @@ func TestDialectsRefuseOthersEvents(t *testing.T) {
 		}
 	}
 }
+
+// An Auggie event with ids named like Cursor's is still Augment's when the
+// tool is one of Augment's own: the shape is constructed from the report
+// of Auggie 0.36.0's live event, which sentinel took for Cursor's.
+func TestAugmentWithCursorLikeIDs(t *testing.T) {
+	ev := []byte(`{"hook_event_name":"PreToolUse","conversation_id":"c1","workspace_roots":["/home/u/src/p"],"tool_name":"launch-process","tool_input":{"command":"git commit --no-verify -m x","cwd":"/home/u/src/p"}}`)
+	if d := Detect(ev); d.Name() != "augment" {
+		t.Fatalf("recognised as %s", d.Name())
+	}
+	c, err := Dialects["augment"].Parse(ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Kind != "bash" || c.Command != "git commit --no-verify -m x" {
+		t.Fatalf("call %+v", c)
+	}
+}
