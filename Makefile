@@ -21,7 +21,7 @@ GRAMMARS_NOTE = @if [ -n "$$($(GO) list -trimpath -tags '$(TAGS)' -deps \
 	-f '{{if and .CgoFiles .Stale (not .Standard)}}x{{end}}' ./cmd/sentinel 2>/dev/null || echo x)" ]; then \
 	echo "compiling the tree-sitter grammars: a few minutes the first time"; fi
 
-.PHONY: FORCE build install test lint tidy-check vet vet-front staticcheck deadcode fmt fmt-check bench fuzz self chaos
+.PHONY: FORCE build install test live lint tidy-check vet vet-front staticcheck deadcode fmt fmt-check bench fuzz self chaos
 
 # Two binaries, installed side by side: sentinel, the front, links no C and
 # runs the hooks that must start fast (commit-msg, the agents' guard); it hands
@@ -56,6 +56,25 @@ test: lint fmt-check
 	# The front links no grammar: its hand-off of code to the engine is
 	# tested in its own build.
 	CGO_ENABLED=0 $(GO) test -tags 'urfave_cli_no_docs sentinel_front' -run '^TestHandleFront' ./guard/
+	@$(MAKE) --no-print-directory live
+
+# The real agent hosts against the guard (live/): their CLIs, pinned in
+# live/npm/package-lock.json, are installed once with npm ci into
+# $(LIVE_CACHE) and talk to a fake model on loopback. Without npm, or when
+# the registry cannot be reached, the tests skip and say so; in go test
+# ./... they skip unless SENTINEL_LIVE=1.
+LIVE_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/sentinel-live
+live:
+	@mkdir -p bin; offline=; \
+	if ! command -v npm >/dev/null 2>&1; then \
+		echo "live: npm is not installed: the live tests of the agent hosts skip"; offline=1; \
+	elif ! timeout 30 npm ping >/dev/null 2>&1; then \
+		echo "live: the npm registry cannot be reached: the hosts come from $(LIVE_CACHE) or their tests skip"; offline=1; \
+	fi; \
+	SENTINEL_LIVE=1 SENTINEL_LIVE_OFFLINE=$$offline SENTINEL_LIVE_CACHE='$(LIVE_CACHE)' \
+		$(GO) test -count=1 -timeout 15m -v -run '^TestLive' ./live/ >bin/live.log 2>&1; s=$$?; \
+	grep -E '^(=== RUN|--- |ok|FAIL|PASS)|^ +--- |SKIP|: (refused|ran|all phases)' bin/live.log | cut -c1-240; \
+	[ $$s -eq 0 ] || echo "live: the whole log is in bin/live.log"; exit $$s
 
 # The hygiene gate, at zero findings: go.mod and go.sum tidy, go vet over
 # both binaries' builds, staticcheck and deadcode. The linters are pinned

@@ -64,18 +64,17 @@ type callArgs struct {
 // phase is one run of a host: a fresh repository and home, the fake
 // model, and sentinel's binaries when the guard is installed.
 type phase struct {
-	t                *testing.T
-	h                *host
-	dir, home, repo  string
-	bins             string // this phase's copy of sentinel's binaries
-	modules          string
-	url              string
-	guard, gone      bool
-	events           string // where the wrapper records the hook's events
-	out              string // the host's output
-	srv              *fakemodel.Server
-	elapsed          time.Duration
-	installedCommand string
+	t               *testing.T
+	h               *host
+	dir, home, repo string
+	bins            string // this phase's copy of sentinel's binaries
+	modules         string
+	url             string
+	guard, gone     bool
+	events          string // where the wrapper records the hook's events
+	out             string // the host's output
+	srv             *fakemodel.Server
+	elapsed         time.Duration
 }
 
 // The scripted calls and how each shows on disk.

@@ -78,7 +78,6 @@ type Server struct {
 
 	mu     sync.Mutex
 	called bool
-	callID string
 	call   Call
 	log    []Request
 }
