@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gitsentinel/sentinel/internal/fakemodel"
 )
@@ -171,6 +172,10 @@ func TestLiveQwenCode(t *testing.T) { liveHost(t, qwenCode) }
 var openCode = &host{
 	pkg: "opencode-ai", bin: "opencode", agent: "opencode",
 	kinds: []kind{shell, write, read},
+	// OpenCode installs a project's plugin dependencies at start-up,
+	// from the registry: 15 to 30 s a run on an idle machine, past 90 s
+	// on a busy one.
+	timeout: 150 * time.Second,
 	call: func(k kind, a callArgs) []fakemodel.Call {
 		switch k {
 		case write:
