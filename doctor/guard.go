@@ -1,7 +1,10 @@
 package doctor
 
 import (
+	"context"
 	"fmt"
+	"github.com/gitsentinel/sentinel/internal/atomicfile"
+	"github.com/pelletier/go-toml/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -249,6 +252,15 @@ func missingBinary(o Options, hooks []install.Hook) string {
 // host runs them (sentinel guard test): ok when each refuses the call it
 // must refuse and lets an everyday one through, broken otherwise.
 func (c *checker) selfTest(name, subject string, pl place) {
+	if name == "codex" && pl.flag == "--project" {
+		if why := codexUntrusted(c.o.Getenv, c.o.Dir); why != "" {
+			// Codex skips the hooks of a project it does not trust, and
+			// runs the call: the entry guards nothing there.
+			c.add(Broken, subject, plain("trust the project in Codex (accept its prompt, or set trust_level = \"trusted\" under [projects.\"PATH\"] in ~/.codex/config.toml), then trust the entry in /hooks"),
+				say("%s guard (%s): %s", name, path(pl.path), text(why)))
+			return
+		}
+	}
 	cwd := c.o.Dir
 	res, err := guard.SelfTestFile(c.ctx, name, pl.path, cwd, nil)
 	if err != nil {
@@ -268,4 +280,45 @@ func (c *checker) selfTest(name, subject string, pl place) {
 	if len(res) == 0 {
 		c.add(OK, subject, msg{}, say("%s guard (%s)", name, path(pl.path)))
 	}
+}
+
+// maxCodexConfig bounds the read of Codex's own configuration.
+const maxCodexConfig = 1 << 20
+
+// codexUntrusted says why Codex would skip the hooks of the project that
+// holds dir ("" when it trusts it): its configuration ($CODEX_HOME, else
+// ~/.codex, config.toml) sets trust_level = "trusted" for the project's
+// directory under [projects."PATH"]. Whether Codex trusts the entry itself
+// (its /hooks list, by a hash of the entry) is not read here.
+func codexUntrusted(getenv func(string) string, dir string) string {
+	home := getenv("CODEX_HOME")
+	if home == "" {
+		h := getenv("HOME")
+		if h == "" {
+			return "HOME is not set, so whether Codex trusts this project is unknown"
+		}
+		home = filepath.Join(h, ".codex")
+	}
+	root, err := gitrepo.FindRoot(context.Background(), dir)
+	if err != nil {
+		return ""
+	}
+	data, err := atomicfile.ReadFile(filepath.Join(home, "config.toml"), maxCodexConfig)
+	if err != nil {
+		return "Codex has no configuration that trusts this project, and skips its hooks until it does (the call then runs)"
+	}
+	var cfg struct {
+		Projects map[string]struct {
+			TrustLevel string `toml:"trust_level"`
+		} `toml:"projects"`
+	}
+	if toml.Unmarshal(data, &cfg) != nil {
+		return "Codex's config.toml does not read, so whether it trusts this project is unknown"
+	}
+	for p, v := range cfg.Projects {
+		if filepath.Clean(p) == root && v.TrustLevel == "trusted" {
+			return ""
+		}
+	}
+	return "Codex does not trust this project, and skips its hooks until it does (the call then runs)"
 }

@@ -100,7 +100,7 @@ var Targets = map[string]*Target{
 	"claude": {Agent: "claude", Project: ".claude/settings.json", User: ".claude/settings.json", Local: ".claude/settings.local.json",
 		entries: claudeStyle("PreToolUse", "Bash|PowerShell|Write|Edit|MultiEdit|NotebookEdit|Read|Grep", HookTimeoutSeconds)},
 	"codex": {Agent: "codex", Project: ".codex/hooks.json", User: ".codex/hooks.json",
-		Note:    "Codex runs a hook only once you trust it: open /hooks in Codex and trust this entry (a changed entry must be trusted again).",
+		Note:    "Codex skips a project's hooks, silently, until you trust both: the project (accept Codex's prompt, or set trust_level = \"trusted\" under [projects.\"THIS PATH\"] in ~/.codex/config.toml) and this entry (open /hooks in Codex and trust it; a changed entry must be trusted again).",
 		entries: claudeStyle("PreToolUse", "Bash|apply_patch|shell", HookTimeoutSeconds)},
 	"gemini": {Agent: "gemini", Project: ".gemini/settings.json", User: ".gemini/settings.json",
 		// Gemini CLI counts hook timeouts in milliseconds.
