@@ -2,11 +2,13 @@ package languages
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	sitter "github.com/smacker/go-tree-sitter"
 )
@@ -143,6 +145,29 @@ func BenchmarkCountFile(b *testing.B) {
 	for b.Loop() {
 		if _, err := p.Count(context.Background(), Go, "x_test.go", src); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkManyTests counts one generated test file per language with 1k,
+// 10k and 100k tests (manyShapes), whole: parse, queries, analysis and, for
+// Python, the collection of the file on its own. The time per file should
+// grow with the tests, not with their square.
+func BenchmarkManyTests(b *testing.B) {
+	for _, s := range manyShapes {
+		for _, n := range []int{1_000, 10_000, 100_000} {
+			b.Run(fmt.Sprintf("%s/%dk", s.name, n/1000), func(b *testing.B) {
+				src := s.source(n)
+				b.SetBytes(int64(len(src)))
+				p := NewParser()
+				defer p.Close()
+				p.Timeout = time.Hour
+				for b.Loop() {
+					if _, err := p.Count(context.Background(), s.lang, s.path, src); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
 		}
 	}
 }
