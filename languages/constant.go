@@ -3,6 +3,7 @@ package languages
 import (
 	"math/big"
 	"runtime"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -257,33 +258,52 @@ func constNegate(c constant) constant {
 
 // deadSpans are byte ranges of a file's code that never runs: under a
 // constant-false condition, or after an unconditional return or skip.
-type deadSpans []rangeSpan
+// Asked about once per assertion, they are merged into their union on the
+// first question after a change, not scanned one by one.
+type deadSpans struct {
+	spans []rangeSpan
+	union spanUnion
+	// merged is how many of spans the union holds.
+	merged int
+	// blocks are the statements of each block an exit was found in.
+	blocks map[siblingsKey]*siblings
+}
 
 type rangeSpan struct{ start, end uint32 }
 
 func (d *deadSpans) add(n *sitter.Node) {
 	if n != nil {
-		*d = append(*d, rangeSpan{n.StartByte(), n.EndByte()})
+		d.spans = append(d.spans, rangeSpan{n.StartByte(), n.EndByte()})
 	}
 }
 
 // has reports whether the byte at is in dead code.
-func (d deadSpans) has(at uint32) bool {
-	for _, s := range d {
-		if s.start <= at && at < s.end {
-			return true
-		}
+func (d *deadSpans) has(at uint32) bool {
+	if d.merged != len(d.spans) {
+		d.union, d.merged = unionOf(d.spans), len(d.spans)
 	}
-	return false
+	return d.union.has(at)
 }
 
 // addAfter marks dead what follows stmt in its block or case clause,
 // up to the block's end: control never reaches it once stmt has returned
 // or skipped. A labelled statement ends the span, since a goto can land
-// there.
+// there. The statements of a block are listed once, not walked again
+// from each exit: a block of many returns was quadratic.
 func (d *deadSpans) addAfter(stmt *sitter.Node, label string) {
 	start := stmt.EndByte()
 	end := uint32(0)
+	if sib := d.siblingsOf(stmt, label); sib != nil {
+		if i := sib.index(stmt); i >= 0 {
+			if last := sib.last[i]; last >= 0 {
+				end = sib.ends[last]
+			}
+			if end > start {
+				d.spans = append(d.spans, rangeSpan{start, end})
+			}
+			return
+		}
+	}
 	for s := stmt.NextNamedSibling(); s != nil; s = s.NextNamedSibling() {
 		if label != "" && s.Type() == label {
 			break
@@ -291,8 +311,67 @@ func (d *deadSpans) addAfter(stmt *sitter.Node, label string) {
 		end = s.EndByte()
 	}
 	if end > start {
-		*d = append(*d, rangeSpan{start, end})
+		d.spans = append(d.spans, rangeSpan{start, end})
 	}
+}
+
+// siblings are the named children of one node, with, for each, the last
+// of those after it before the next child of the label's type (-1 when
+// none comes before it).
+type siblings struct {
+	ids          []uintptr
+	starts, ends []uint32
+	last         []int
+}
+
+type siblingsKey struct {
+	parent uintptr
+	label  string
+}
+
+// siblingsOf lists the named children of stmt's parent, once per parent.
+func (d *deadSpans) siblingsOf(stmt *sitter.Node, label string) *siblings {
+	parent := stmt.Parent()
+	if parent == nil {
+		return nil
+	}
+	k := siblingsKey{parent.ID(), label}
+	if s, ok := d.blocks[k]; ok {
+		return s
+	}
+	kids := namedChildren(parent)
+	s := &siblings{ids: make([]uintptr, len(kids)), starts: make([]uint32, len(kids)), ends: make([]uint32, len(kids)), last: make([]int, len(kids))}
+	isLabel := make([]bool, len(kids))
+	for i, c := range kids {
+		s.ids[i], s.starts[i], s.ends[i] = c.ID(), c.StartByte(), c.EndByte()
+		isLabel[i] = label != "" && c.Type() == label
+	}
+	for i := len(kids) - 1; i >= 0; i-- {
+		switch {
+		case i+1 == len(kids) || isLabel[i+1]:
+			s.last[i] = -1
+		case s.last[i+1] < 0:
+			s.last[i] = i + 1
+		default:
+			s.last[i] = s.last[i+1]
+		}
+	}
+	if d.blocks == nil {
+		d.blocks = map[siblingsKey]*siblings{}
+	}
+	d.blocks[k] = s
+	return s
+}
+
+// index finds n among the siblings, or returns -1.
+func (s *siblings) index(n *sitter.Node) int {
+	at, id := n.StartByte(), n.ID()
+	for i := sort.Search(len(s.starts), func(i int) bool { return s.starts[i] >= at }); i < len(s.starts) && s.starts[i] == at; i++ {
+		if s.ids[i] == id {
+			return i
+		}
+	}
+	return -1
 }
 
 // endKind is how a statement ends the code that follows it, in rising

@@ -79,6 +79,11 @@ func analyzeCSharp(f *File) {
 		}
 	})
 	sort.Slice(classes, func(i, j int) bool { return classes[i].start < classes[j].start })
+	spans := make([]rangeSpan, len(classes))
+	for i, cl := range classes {
+		spans[i] = rangeSpan{cl.start, cl.end}
+	}
+	around := newStabber(spans)
 	for _, m := range methods {
 		attrs := csharpAttributes(f, m.node)
 		test := false
@@ -92,12 +97,11 @@ func analyzeCSharp(f *File) {
 		}
 		skipped := csharpOff(f, attrs) || fl.skips(m.node.ChildByFieldName("body")) || fl.dead(m.node)
 		var path []string
-		for _, cl := range classes {
-			if cl.start < m.node.StartByte() && m.node.EndByte() <= cl.end {
-				path = append(path, cl.name)
-				skipped = skipped || cl.off
-			}
-		}
+		around.eachBefore(m.node.StartByte(), m.node.EndByte(), func(i int) {
+			cl := classes[i]
+			path = append(path, cl.name)
+			skipped = skipped || cl.off
+		})
 		f.AddTest(strings.Join(append(path, f.Text(m.name)), "."), m.name, skipped)
 	}
 	f.sortTests()

@@ -230,7 +230,9 @@ type goFailCall struct {
 type goAnalysis struct {
 	f      *File
 	scopes []goScope
-	fails  []goFailCall
+	// nest arranges the scopes, once they are all known.
+	nest  *nesting
+	fails []goFailCall
 	// gocheck says the file imports gopkg.in/check.v1, whose *C is a
 	// testing type; checks are its c.Assert and c.Check calls.
 	gocheck bool
@@ -318,7 +320,7 @@ func analyzeGo(f *File) {
 	var skips []*sitter.Node
 	for _, call := range g.skipCalls {
 		recv := call.ChildByFieldName("function").ChildByFieldName("operand")
-		if goResolvesToTesting(g.scopes, goFailCall{g.f.Text(recv), call.StartByte()}) {
+		if g.resolvesToTesting(goFailCall{g.f.Text(recv), call.StartByte()}) {
 			g.skips[call.StartByte()] = true
 			skips = append(skips, call)
 		}
@@ -331,12 +333,12 @@ func analyzeGo(f *File) {
 		}
 	}
 	for _, fc := range g.fails {
-		if goResolvesToTesting(g.scopes, fc) && !g.dead.has(fc.at) {
+		if g.resolvesToTesting(fc) && !g.dead.has(fc.at) {
 			f.AssertAt(fc.at, false)
 		}
 	}
 	for _, cc := range g.checks {
-		if goResolvesToTesting(g.scopes, cc.call) && !g.dead.has(cc.call.at) {
+		if g.resolvesToTesting(cc.call) && !g.dead.has(cc.call.at) {
 			f.AssertAt(cc.call.at, cc.vacuous)
 		}
 	}
@@ -559,23 +561,25 @@ func goFileConsts(f *File) map[string]*sitter.Node {
 	return f.consts
 }
 
-// goResolvesToTesting finds the innermost enclosing function that declares
+// resolvesToTesting finds the innermost enclosing function that declares
 // the receiver as a parameter, and reports whether it has a testing type:
 // t.Error on the test's T, or on a helper's, counts; x.Error does not.
-func goResolvesToTesting(scopes []goScope, fc goFailCall) bool {
-	best := -1
-	for i, sc := range scopes {
-		if fc.at < sc.start || fc.at >= sc.end {
-			continue
+// The functions nest as the tree does, so the climb from the innermost
+// one around the call meets them in order.
+func (g *goAnalysis) resolvesToTesting(fc goFailCall) bool {
+	if g.nest == nil {
+		spans := make([]rangeSpan, len(g.scopes))
+		for i, sc := range g.scopes {
+			spans[i] = rangeSpan{sc.start, sc.end}
 		}
-		if _, declared := sc.params[fc.recv]; !declared {
-			continue
-		}
-		if best < 0 || sc.start > scopes[best].start {
-			best = i
+		g.nest = newNesting(spans)
+	}
+	for i := g.nest.around(fc.at, fc.at+1, false); i >= 0; i = g.nest.up(i) {
+		if testing, declared := g.scopes[i].params[fc.recv]; declared {
+			return testing
 		}
 	}
-	return best >= 0 && scopes[best].params[fc.recv]
+	return false
 }
 
 // goTestingParams maps each parameter name to whether its type is

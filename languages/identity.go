@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"hash/fnv"
 	"slices"
+	"sort"
 	"strconv"
+	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
 )
@@ -57,45 +59,153 @@ func (f *File) identify() {
 			spans[i] = rangeSpan{d.StartByte(), d.EndByte()}
 		}
 	}
+	points := make([]uint32, len(f.credits))
+	for i, a := range f.credits {
+		points[i] = a.at
+	}
+	owner := innermost(spans, points)
+	// The assertions in no test, by the function of the file they are in.
 	type helperCount struct{ asserts, vacuous int }
 	helpers := map[string]*helperCount{}
-	for _, a := range f.credits {
-		best := -1
-		for i, s := range spans {
-			if a.at >= s.start && a.at < s.end && (best < 0 || s.end-s.start < spans[best].end-spans[best].start) {
-				best = i
-			}
-		}
-		switch {
+	var loose []uint32
+	var looseVacuous []bool
+	for i, a := range f.credits {
+		switch best := owner[i]; {
 		case best >= 0 && a.vacuous:
 			tests[best].Vacuous++
 		case best >= 0:
 			tests[best].Assertions++
 		default:
-			if name := f.helperAt(a.at); name != "" {
-				h := helpers[name]
-				if h == nil {
-					h = &helperCount{}
-					helpers[name] = h
-				}
-				if a.vacuous {
-					h.vacuous++
-				} else {
-					h.asserts++
-				}
-			}
+			loose = append(loose, a.at)
+			looseVacuous = append(looseVacuous, a.vacuous)
 		}
 	}
+	for i, name := range f.helpersAt(loose) {
+		if name == "" {
+			continue
+		}
+		h := helpers[name]
+		if h == nil {
+			h = &helperCount{}
+			helpers[name] = h
+		}
+		if looseVacuous[i] {
+			h.vacuous++
+		} else {
+			h.asserts++
+		}
+	}
+	if len(helpers) == 0 {
+		return
+	}
 	// A test that calls a helper of its file makes the helper's
-	// assertions: moving checks into a helper empties no test.
-	for name, h := range helpers {
-		call := []byte(name + "(")
-		for i, s := range spans {
-			if bytes.Contains(f.Src[s.start:s.end], call) {
-				tests[i].Assertions += h.asserts
-				tests[i].Vacuous += h.vacuous
+	// assertions: moving checks into a helper empties no test. A call is
+	// the helper's name and "(" anywhere in the test's code; each test
+	// takes a helper's assertions once, however often it calls it.
+	names := make([]string, 0, len(helpers))
+	for name := range helpers {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	stab := newStabber(spans)
+	credited := make([]int, len(tests)) // the last helper credited to each test, plus one
+	calls := nameCalls(f.Src, names, '(')
+	for hi, name := range names {
+		h := helpers[name]
+		width := uint32(len(name) + 1)
+		for _, at := range calls[hi] {
+			stab.each(at, at+width, func(i int) {
+				if credited[i] != hi+1 {
+					credited[i] = hi + 1
+					tests[i].Assertions += h.asserts
+					tests[i].Vacuous += h.vacuous
+				}
+			})
+		}
+	}
+}
+
+// nameCalls returns, for each name, where the name followed by the byte
+// end ("(" for a call, "!" for a Rust macro's) is in src, in order, as
+// bytes.Index finds each.
+func nameCalls(src []byte, names []string, end byte) [][]uint32 {
+	out := make([][]uint32, len(names))
+	newNameMatcher(names, end).find(src, func(i int, at uint32) {
+		out[i] = append(out[i], at)
+	})
+	return out
+}
+
+// nameMatcher finds many names, each followed by one byte, in one reading
+// of a text: backwards from each end byte through a trie of the names
+// reversed. A name without that byte stops each walk at the one before, so
+// the text is read about twice whatever the number of names. A name that
+// holds it, which only a broken tree gives, is looked for on its own.
+type nameMatcher struct {
+	names []string
+	end   byte
+	root  *nameTrie
+	alone []int // the names that hold the end byte
+}
+
+type nameTrie struct {
+	next  map[byte]*nameTrie
+	names []int
+}
+
+func newNameMatcher(names []string, end byte) *nameMatcher {
+	m := &nameMatcher{names: names, end: end, root: &nameTrie{}}
+	for i, name := range names {
+		if strings.IndexByte(name, end) >= 0 {
+			m.alone = append(m.alone, i)
+			continue
+		}
+		n := m.root
+		for j := len(name) - 1; j >= 0; j-- {
+			if n.next == nil {
+				n.next = map[byte]*nameTrie{}
+			}
+			k := n.next[name[j]]
+			if k == nil {
+				k = &nameTrie{}
+				n.next[name[j]] = k
+			}
+			n = k
+		}
+		n.names = append(n.names, i)
+	}
+	return m
+}
+
+// find calls fn with each name's index and where it is in src before
+// the end byte: a name's places in order, the names held by the end byte
+// first.
+func (m *nameMatcher) find(src []byte, fn func(name int, at uint32)) {
+	for _, i := range m.alone {
+		call := append([]byte(m.names[i]), m.end)
+		for at := 0; ; at++ {
+			j := bytes.Index(src[at:], call)
+			if j < 0 {
+				break
+			}
+			at += j
+			fn(i, uint32(at))
+		}
+	}
+	for p := bytes.IndexByte(src, m.end); p >= 0; {
+		n := m.root
+		for j := p - 1; j >= 0 && n != nil; j-- {
+			if n = n.next[src[j]]; n != nil {
+				for _, i := range n.names {
+					fn(i, uint32(j))
+				}
 			}
 		}
+		next := bytes.IndexByte(src[p+1:], m.end)
+		if next < 0 {
+			break
+		}
+		p += 1 + next
 	}
 }
 
@@ -112,35 +222,40 @@ type namedSpan struct {
 	name       string
 }
 
-// helperAt names the function around the byte at, if any.
+// helpersAt names the function around each byte of ats, "" where there
+// is none.
+func (f *File) helpersAt(ats []uint32) []string {
+	out := make([]string, len(ats))
+	if len(ats) == 0 {
+		return out
+	}
+	if f.functions != nil {
+		// The innermost function around each byte, as the climb below
+		// finds it.
+		spans := make([]rangeSpan, len(f.functions))
+		for i, s := range f.functions {
+			spans[i] = rangeSpan{s.start, s.end}
+		}
+		for i, best := range innermost(spans, ats) {
+			if best >= 0 && int(ats[i]) <= len(f.Src) {
+				out[i] = f.functions[best].name
+			}
+		}
+		return out
+	}
+	for i, at := range ats {
+		out[i] = f.helperAt(at)
+	}
+	return out
+}
+
+// helperAt names the function around the byte at, if any, climbing the
+// tree from the byte.
 func (f *File) helperAt(at uint32) string {
 	if int(at) > len(f.Src) {
 		return ""
 	}
-	if f.functions != nil {
-		// The innermost function around at, as the climb below finds it.
-		best := -1
-		for i, s := range f.functions {
-			if s.start <= at && at < s.end && (best < 0 || s.end-s.start < f.functions[best].end-f.functions[best].start) {
-				best = i
-			}
-		}
-		if best < 0 {
-			return ""
-		}
-		return f.functions[best].name
-	}
-	// The newlines are found once per file: counting them before each
-	// assertion made a file of many helper assertions quadratic.
-	if f.newlines == nil {
-		f.newlines = []uint32{}
-		for i, b := range f.Src {
-			if b == '\n' {
-				f.newlines = append(f.newlines, uint32(i))
-			}
-		}
-	}
-	row, _ := slices.BinarySearch(f.newlines, at) // newlines before at
+	row := f.newlinesBefore(at)
 	col := at
 	if row > 0 {
 		col = at - f.newlines[row-1] - 1
@@ -156,6 +271,22 @@ func (f *File) helperAt(at uint32) string {
 		}
 	}
 	return ""
+}
+
+// newlinesBefore counts the newlines of the file before the byte at. The
+// newlines are found once per file: counting them for each assertion or
+// test made a file of many quadratic.
+func (f *File) newlinesBefore(at uint32) int {
+	if f.newlines == nil {
+		f.newlines = []uint32{}
+		for i, b := range f.Src {
+			if b == '\n' {
+				f.newlines = append(f.newlines, uint32(i))
+			}
+		}
+	}
+	row, _ := slices.BinarySearch(f.newlines, at)
+	return row
 }
 
 // bodyHash hashes src[start:end] without the name in [nameStart:nameEnd]

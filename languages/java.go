@@ -81,16 +81,22 @@ func analyzeJava(f *File) {
 		}
 	})
 	sort.Slice(classes, func(i, j int) bool { return classes[i].start < classes[j].start })
+	spans := make([]rangeSpan, len(classes))
+	for i, cl := range classes {
+		spans[i] = rangeSpan{cl.start, cl.end}
+	}
+	around := newStabber(spans)
 	for _, m := range methods {
 		var path []string
 		skipped, junit3 := false, false
-		for _, cl := range classes {
-			if cl.start < m.node.StartByte() && m.node.EndByte() <= cl.end {
-				path = append(path, cl.name)
-				skipped = skipped || cl.skipped
-				junit3 = cl.junit3 // the innermost class decides
-			}
-		}
+		// The classes that begin before the method and reach its end,
+		// outermost first.
+		around.eachBefore(m.node.StartByte(), m.node.EndByte(), func(i int) {
+			cl := classes[i]
+			path = append(path, cl.name)
+			skipped = skipped || cl.skipped
+			junit3 = cl.junit3 // the innermost class decides
+		})
 		if len(path) == 0 {
 			continue
 		}

@@ -59,7 +59,7 @@ type jsBlock struct {
 func analyzeJS(f *File) {
 	fl := newFlow(f, jsFlow)
 	defer fl.close()
-	st := &jsState{expects: map[uintptr]bool{}}
+	st := &jsState{ctx: map[string]*coverSet{}, expects: map[uintptr]bool{}}
 	var blocks []jsBlock
 	var checks []*sitter.Node
 	aliases := jsAliases(f)
@@ -119,7 +119,7 @@ func analyzeJS(f *File) {
 					skipped = skipped || fl.skips(body)
 				}
 				if p := jsFirstParam(f, fn); p != "" {
-					st.ctx = append(st.ctx, jsCtx{fn.StartByte(), fn.EndByte(), p})
+					st.addContext(fn.StartByte(), fn.EndByte(), p)
 				}
 			}
 		}
@@ -145,18 +145,30 @@ func analyzeJS(f *File) {
 	for _, b := range blocks {
 		anyFocus = anyFocus || b.focused
 	}
+	// A test's describes are those before it in this order that reach
+	// as far as it does.
+	var describes []int
+	var reach []rangeSpan // by describe: its place among the blocks, and its end
+	for i, b := range blocks {
+		if b.describe {
+			describes = append(describes, i)
+			reach = append(reach, rangeSpan{uint32(i), b.end})
+		}
+	}
+	around := newStabber(reach)
 	for i, b := range blocks {
 		if b.describe {
 			continue
 		}
 		var path []string
 		skipped, focused := b.skipped, b.focused
-		for _, d := range blocks[:i] {
-			if d.describe && d.start <= b.start && b.end <= d.end {
+		if i > 0 {
+			around.each(uint32(i-1), b.end, func(k int) {
+				d := blocks[describes[k]]
 				path = append(path, d.name)
 				skipped = skipped || d.skipped
 				focused = focused || d.focused
-			}
+			})
 		}
 		f.AddTest(strings.Join(append(path, b.name), " > "), b.node, skipped || anyFocus && !focused)
 	}

@@ -43,8 +43,8 @@ func jsAliases(f *File) map[string]*sitter.Node {
 				}
 			}
 		}
-		for i := 0; i < int(n.NamedChildCount()); i++ {
-			walk(n.NamedChild(i), depth+1)
+		for _, c := range namedChildren(n) {
+			walk(c, depth+1)
 		}
 	}
 	walk(f.Root, 0)

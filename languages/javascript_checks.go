@@ -83,25 +83,28 @@ func jsSkipArgs(d *flowDialect, f *File, args *sitter.Node) flowExit {
 // callbacks' context parameters, and whether each expect(…) inside a
 // matcher's call can fail.
 type jsState struct {
-	ctx     []jsCtx
+	// ctx holds the spans of the test callbacks found so far, by the
+	// name of their context parameter.
+	ctx     map[string]*coverSet
 	expects map[uintptr]bool
 }
 
-// jsCtx is a test callback's span and the name of its context parameter.
-type jsCtx struct {
-	start, end uint32
-	name       string
+// addContext records a test callback's span and the name of its context
+// parameter.
+func (st *jsState) addContext(start, end uint32, name string) {
+	c := st.ctx[name]
+	if c == nil {
+		c = &coverSet{}
+		st.ctx[name] = c
+	}
+	c.add(rangeSpan{start, end})
 }
 
 // isContext reports that name is the context parameter of a test
 // callback around n.
 func (st *jsState) isContext(n *sitter.Node, name string) bool {
-	for _, c := range st.ctx {
-		if c.name == name && c.start <= n.StartByte() && n.EndByte() <= c.end {
-			return true
-		}
-	}
-	return false
+	c := st.ctx[name]
+	return c != nil && c.covers(n.StartByte(), n.EndByte())
 }
 
 // jsFirstParam returns the name of a function's first parameter, when it

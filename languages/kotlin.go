@@ -93,6 +93,21 @@ func analyzeKotlin(f *File) {
 		}
 	})
 	sort.SliceStable(nodes, func(i, j int) bool { return nodes[i].start < nodes[j].start })
+	// The classes and the kotest groups, each by its place among the
+	// nodes and its span, to find those around a function or a test.
+	var classIdx, groupIdx []int
+	var classSpans, groupSpans []rangeSpan
+	for i, n := range nodes {
+		if n.class {
+			classIdx = append(classIdx, i)
+			classSpans = append(classSpans, rangeSpan{n.start, n.end})
+		}
+		if n.class || n.group {
+			groupIdx = append(groupIdx, i)
+			groupSpans = append(groupSpans, rangeSpan{uint32(i), n.end})
+		}
+	}
+	classesAround, groupsAround := newStabber(classSpans), newStabber(groupSpans)
 	for _, fn := range funs {
 		ann := kotlinAnnotations(f, fn.node)
 		test := false
@@ -106,12 +121,11 @@ func analyzeKotlin(f *File) {
 		}
 		var classes []string
 		skipped := jvmAnnotationsOff(f, kotlinFlow, ann)
-		for _, n := range nodes {
-			if n.class && n.start < fn.node.StartByte() && fn.node.EndByte() <= n.end {
-				classes = append(classes, n.name)
-				skipped = skipped || n.skipped
-			}
-		}
+		classesAround.eachBefore(fn.node.StartByte(), fn.node.EndByte(), func(k int) {
+			n := nodes[classIdx[k]]
+			classes = append(classes, n.name)
+			skipped = skipped || n.skipped
+		})
 		if len(classes) == 0 {
 			continue
 		}
@@ -135,12 +149,17 @@ func analyzeKotlin(f *File) {
 		}
 		var path []string
 		skipped, focused := n.skipped, strings.HasPrefix(n.name, "f:")
-		for _, g := range nodes[:i] {
-			if g.start <= n.start && n.end <= g.end && (g.class || g.group) {
-				path = append(path, g.name)
-				skipped = skipped || g.skipped
-				focused = focused || g.group && strings.HasPrefix(g.name, "f:")
-			}
+		// The classes and groups before it in this order that begin
+		// where it does or before and reach its end.
+		if i > 0 {
+			groupsAround.each(uint32(i-1), n.end, func(k int) {
+				g := nodes[groupIdx[k]]
+				if g.start <= n.start {
+					path = append(path, g.name)
+					skipped = skipped || g.skipped
+					focused = focused || g.group && strings.HasPrefix(g.name, "f:")
+				}
+			})
 		}
 		f.AddTest(strings.Join(append(path, n.name), " > "), n.node, skipped || anyFocus && !focused)
 	}

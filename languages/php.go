@@ -115,33 +115,56 @@ func analyzePHP(f *File) {
 			}
 		}
 	})
-	// Pest names carry their describe blocks: "group > name".
+	// Pest names carry their describe blocks: "group > name": the groups
+	// before a test that begin where it does or before and reach its end.
+	var groupIdx []int
+	var groupSpans []rangeSpan // by group: its place among the blocks, and its end
+	for i, p := range pests {
+		if p.group {
+			groupIdx = append(groupIdx, i)
+			groupSpans = append(groupSpans, rangeSpan{uint32(i), p.end})
+		}
+	}
+	groups := newStabber(groupSpans)
 	for i, p := range pests {
 		if p.group {
 			continue
 		}
 		var path []string
 		skipped := p.skipped
-		for _, g := range pests[:i] {
-			if g.group && g.start <= p.start && p.end <= g.end {
-				path = append(path, g.name)
-				skipped = skipped || g.skipped
-			}
+		if i > 0 {
+			groups.each(uint32(i-1), p.end, func(k int) {
+				if g := pests[groupIdx[k]]; g.start <= p.start {
+					path = append(path, g.name)
+					skipped = skipped || g.skipped
+				}
+			})
 		}
 		f.AddTest(strings.Join(append(path, p.name), " > "), p.node, skipped)
 	}
+	// PHPUnit names a class with its namespace: the last one declared
+	// before the class.
+	nsAt := make([]uint32, len(namespaces))
+	for i, n := range namespaces {
+		nsAt[i] = n.at
+	}
+	nsBefore := newLastBefore(nsAt)
+	classSpans := make([]rangeSpan, len(classes))
+	for i, cl := range classes {
+		classSpans[i] = rangeSpan{cl.start, cl.end}
+	}
+	classesAround := newStabber(classSpans)
 	for _, m := range methods {
 		name := f.Text(m.name)
 		cls := ""
-		for _, cl := range classes {
-			if cl.start < m.node.StartByte() && m.node.EndByte() <= cl.end {
-				cls = cl.name
-				// PHPUnit names a class with its namespace.
-				for _, n := range namespaces {
-					if n.at < cl.start {
-						cls = n.name + `\` + cl.name
-					}
-				}
+		// The last class, in the order they were found, around the method.
+		last := -1
+		classesAround.eachBefore(m.node.StartByte(), m.node.EndByte(), func(i int) { last = max(last, i) })
+		if last >= 0 {
+			cl := classes[last]
+			cls = cl.name
+			if n := nsBefore.find(cl.start); n >= 0 {
+				cls = namespaces[n].name + `\` + cl.name
 			}
 		}
 		if cls == "" {

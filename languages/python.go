@@ -1,6 +1,8 @@
 package languages
 
 import (
+	"bytes"
+	"slices"
 	"sort"
 	"strings"
 
@@ -279,9 +281,14 @@ func analyzePython(f *File) {
 	for i := range scopes {
 		scopes[i].skipped = scopes[i].skipped || skippedDecorated[scopes[i].start]
 	}
-	var strs map[int]bool
-	// Enclosing scopes, outermost first.
-	sort.Slice(scopes, func(i, j int) bool { return scopes[i].start < scopes[j].start })
+	var indents *pyIndents
+	// The scopes nest as the tree does: those around a definition are
+	// the climb from the innermost one that begins before it.
+	spans := make([]rangeSpan, len(scopes))
+	for i, sc := range scopes {
+		spans[i] = rangeSpan{sc.start, sc.end}
+	}
+	nest := newNesting(spans)
 	// context returns the classes around a definition, whether a function
 	// encloses it, and whether a class around it switches it off.
 	context := func(n *sitter.Node) (path []string, nested, skipped bool) {
@@ -289,22 +296,22 @@ func analyzePython(f *File) {
 			// An error tree may have lost the classes around the def
 			// (tree-sitter-python stumbles on a continuation line dedented
 			// inside brackets); Python's own structure is indentation.
-			if strs == nil {
-				strs = pyStringLines(f)
+			if indents == nil {
+				indents = newPyIndents(f.Src, pyStringLines(f))
 			}
-			path, nested = pyContextByIndent(f.Src, n, strs)
+			path, nested = indents.context(f.Src, n)
 			return path, nested, false
 		}
-		for _, sc := range scopes {
-			if sc.start == n.StartByte() || sc.start > n.StartByte() || sc.end < n.EndByte() {
-				continue
-			}
+		// Innermost first, then outermost first.
+		for i := nest.around(n.StartByte(), n.EndByte(), true); i >= 0; i = nest.up(i) {
+			sc := scopes[i]
 			if !sc.class {
 				return nil, true, false
 			}
 			path = append(path, sc.name)
 			skipped = skipped || sc.skipped
 		}
+		slices.Reverse(path)
 		return path, false, skipped
 	}
 	sum := &pySummary{f: f, m: &PyModule{}}
@@ -560,34 +567,95 @@ func pyMarksSkip(f *File, block *sitter.Node, module bool) bool {
 	return false
 }
 
-// pyContextByIndent finds the classes around a def, and whether a function
-// encloses it, from the indentation of the lines above it: each line less
-// indented than everything since is an enclosing statement.
-func pyContextByIndent(src []byte, def *sitter.Node, inString map[int]bool) (classes []string, nested bool) {
-	lines := strings.Split(string(src[:def.StartByte()]), "\n")
-	current := int(def.StartPoint().Column)
-	for i := len(lines) - 2; i >= 0 && current > 0; i-- {
-		line := lines[i]
+// pyIndents is a file's lines as Python's indentation nests them: for
+// each line that holds code (not blank, not a comment, not the inside of
+// a string), the nearest line above it that is less indented, which is
+// the statement it belongs to.
+type pyIndents struct {
+	lineStart []int // the offset of each line
+	indent    []int // each line's indentation, -1 for a line without code
+	up        []int // the nearest line above with less indentation, -1 for none
+	last      []int // the last line with code at or above each line, -1 for none
+}
+
+// newPyIndents reads the lines of src; inString holds the lines that
+// continue a string.
+func newPyIndents(src []byte, inString map[int]bool) *pyIndents {
+	ix := &pyIndents{}
+	for start := 0; ; {
+		ix.lineStart = append(ix.lineStart, start)
+		end := bytes.IndexByte(src[start:], '\n')
+		if end < 0 {
+			break
+		}
+		start += end + 1
+	}
+	n := len(ix.lineStart)
+	ix.indent, ix.up, ix.last = make([]int, n), make([]int, n), make([]int, n)
+	var stack []int // lines with code, each less indented than the next
+	prev := -1
+	for i := 0; i < n; i++ {
+		line := ix.line(src, i)
 		body := strings.TrimLeft(line, " \t")
-		if body == "" || strings.HasPrefix(body, "#") || inString[i] {
+		ix.indent[i], ix.up[i] = -1, -1
+		if body != "" && !strings.HasPrefix(body, "#") && !inString[i] {
+			ix.indent[i] = len(line) - len(body)
+			for len(stack) > 0 && ix.indent[stack[len(stack)-1]] >= ix.indent[i] {
+				stack = stack[:len(stack)-1]
+			}
+			if len(stack) > 0 {
+				ix.up[i] = stack[len(stack)-1]
+			}
+			stack = append(stack, i)
+			prev = i
+		}
+		ix.last[i] = prev
+	}
+	return ix
+}
+
+// line returns line i of src, without its newline.
+func (ix *pyIndents) line(src []byte, i int) string {
+	start, end := ix.lineStart[i], len(src)
+	if i+1 < len(ix.lineStart) {
+		end = ix.lineStart[i+1] - 1
+	}
+	return string(src[start:end])
+}
+
+// context finds the classes around a def, and whether a function encloses
+// it, from the indentation of the lines above it: each line less indented
+// than everything since is an enclosing statement.
+func (ix *pyIndents) context(src []byte, def *sitter.Node) (classes []string, nested bool) {
+	at := int(def.StartByte())
+	row := sort.Search(len(ix.lineStart), func(i int) bool { return ix.lineStart[i] > at }) - 1
+	current := int(def.StartPoint().Column)
+	i := -1
+	if row > 0 {
+		i = ix.last[row-1]
+	}
+	for i >= 0 && current > 0 {
+		// The lines between i and the one above it that is less
+		// indented are all indented at least as much as i.
+		if ix.indent[i] >= current {
+			i = ix.up[i]
 			continue
 		}
-		indent := len(line) - len(body)
-		if indent >= current {
-			continue
-		}
-		current = indent
+		current = ix.indent[i]
+		body := strings.TrimLeft(ix.line(src, i), " \t")
 		switch {
 		case strings.HasPrefix(body, "class "):
 			name := strings.TrimPrefix(body, "class ")
 			if j := strings.IndexAny(name, "(:"); j >= 0 {
 				name = name[:j]
 			}
-			classes = append([]string{strings.TrimSpace(name)}, classes...)
+			classes = append(classes, strings.TrimSpace(name))
 		case strings.HasPrefix(body, "def "), strings.HasPrefix(body, "async def "):
 			return nil, true
 		}
+		i = ix.up[i]
 	}
+	slices.Reverse(classes)
 	return classes, false
 }
 

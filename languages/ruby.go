@@ -82,6 +82,29 @@ func analyzeRuby(f *File) {
 		}
 	})
 	sort.SliceStable(blocks, func(i, j int) bool { return blocks[i].start < blocks[j].start })
+	// The groups and classes, each by its place among the blocks and its
+	// end, to find those before a block that reach as far; the classes by
+	// their spans, for the Minitest name of a range.
+	var outerIdx, classIdx []int
+	var outerSpans, classSpans []rangeSpan
+	for i, b := range blocks {
+		if b.group || b.class {
+			outerIdx = append(outerIdx, i)
+			outerSpans = append(outerSpans, rangeSpan{uint32(i), b.end})
+		}
+		if b.class {
+			classIdx = append(classIdx, i)
+			classSpans = append(classSpans, rangeSpan{b.start, b.end})
+		}
+	}
+	outer, classes := newStabber(outerSpans), newStabber(classSpans)
+	// classPath is the Minitest name of the classes and modules around a
+	// range: Outer::Inner.
+	classPath := func(start, end uint32) string {
+		var names []string
+		classes.eachBefore(start, end, func(k int) { names = append(names, blocks[classIdx[k]].name) })
+		return strings.Join(names, "::")
+	}
 	for i, b := range blocks {
 		if b.group || b.class {
 			continue
@@ -89,8 +112,12 @@ func analyzeRuby(f *File) {
 		var path []string
 		skipped := b.skipped
 		cls := ""
-		for _, g := range blocks[:i] {
-			if g.start <= b.start && b.end <= g.end {
+		if i > 0 {
+			outer.each(uint32(i-1), b.end, func(k int) {
+				g := blocks[outerIdx[k]]
+				if g.start > b.start {
+					return
+				}
 				switch {
 				case g.group:
 					path = append(path, g.name)
@@ -98,11 +125,11 @@ func analyzeRuby(f *File) {
 				case g.class:
 					cls = g.name
 				}
-			}
+			})
 		}
 		name := strings.Join(append(path, b.name), " > ")
 		if strings.HasPrefix(b.name, "test_") && len(path) == 0 && cls != "" {
-			name = rubyClassPath(blocks, b.start, b.end) + "#" + b.name
+			name = classPath(b.start, b.end) + "#" + b.name
 		}
 		f.AddTest(name, b.node, skipped)
 	}
@@ -112,7 +139,7 @@ func analyzeRuby(f *File) {
 		if !strings.HasPrefix(name, "test_") {
 			continue
 		}
-		cls := rubyClassPath(blocks, d.StartByte(), d.EndByte())
+		cls := classPath(d.StartByte(), d.EndByte())
 		if cls == "" {
 			continue
 		}
@@ -223,18 +250,6 @@ func rubyBodySkips(fl *flow, block *sitter.Node) bool {
 		}
 	}
 	return false
-}
-
-// rubyClassPath is the Minitest name of the classes and modules around a
-// range: Outer::Inner.
-func rubyClassPath(blocks []rubyBlock, start, end uint32) string {
-	var names []string
-	for _, b := range blocks {
-		if b.class && b.start < start && end <= b.end {
-			names = append(names, b.name)
-		}
-	}
-	return strings.Join(names, "::")
 }
 
 // rubyDefSkips reports a Minitest method whose body skips (Minitest

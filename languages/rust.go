@@ -2,6 +2,7 @@ package languages
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -165,8 +166,6 @@ var rustAssertMacros = map[string]bool{
 	"prop_assert": true, "prop_assert_eq": true, "prop_assert_ne": true,
 }
 
-type rustRegion struct{ start, end uint32 }
-
 // rustAnalysis is what one pass of the query over a Rust file collects.
 type rustAnalysis struct {
 	f                   *File
@@ -195,7 +194,7 @@ func analyzeRustAt(f *File, depth int) {
 		plat       rustPlat
 	}
 	var mods []mod
-	var regions []rustRegion // where assertions count
+	var regions []rangeSpan // where assertions count
 	type pending struct {
 		name    string
 		node    *sitter.Node
@@ -229,7 +228,7 @@ func analyzeRustAt(f *File, depth int) {
 			if isTest {
 				tests = append(tests, pending{name: f.Text(c["name"]), node: c["name"], body: fn.ChildByFieldName("body"), code: fn,
 					start: fn.StartByte(), skipped: skipped || off, plat: rustItemPlatforms(f, fn, nil)})
-				regions = append(regions, rustRegion{fn.StartByte(), fn.EndByte()})
+				regions = append(regions, rangeSpan{fn.StartByte(), fn.EndByte()})
 			}
 		case c["mod"] != nil:
 			m := c["mod"]
@@ -239,7 +238,7 @@ func analyzeRustAt(f *File, depth int) {
 			}
 			mods = append(mods, mod{m.StartByte(), m.EndByte(), f.Text(c["modname"]), off, rustItemPlatforms(f, m, m.ChildByFieldName("body"))})
 			if rustCfgTest(f, m) {
-				regions = append(regions, rustRegion{m.StartByte(), m.EndByte()})
+				regions = append(regions, rangeSpan{m.StartByte(), m.EndByte()})
 			}
 		case c["macrodef"] != nil:
 			defs = append(defs, c["macrodef"])
@@ -261,7 +260,7 @@ func analyzeRustAt(f *File, depth int) {
 			r.logic = append(r.logic, c["logic"])
 		}
 	})
-	var macros rustMacros
+	var macros *rustMacros
 	if depth == 0 && len(defs) > 0 {
 		macros = rustReadMacros(f, defs)
 	}
@@ -276,7 +275,7 @@ func analyzeRustAt(f *File, depth int) {
 		tt := cl.tt
 		for _, t := range rustTokenTests(f, tt) {
 			tests = append(tests, pending{name: t.name, node: tt, start: t.span.start, inTokens: t})
-			regions = append(regions, rustRegion{tt.StartByte(), tt.EndByte()})
+			regions = append(regions, rangeSpan{tt.StartByte(), tt.EndByte()})
 		}
 		for _, m := range rustMacroAssert().FindAllStringIndex(f.Text(tt), -1) {
 			asserts = append(asserts, rustAssert{tt.StartByte() + uint32(m[0]), false})
@@ -286,22 +285,35 @@ func analyzeRustAt(f *File, depth int) {
 		tests = append(tests, pending{name: g.name, node: g.holder, start: g.span.start, gen: g})
 	}
 	r.markDead()
+	inRegion := unionOf(regions)
 	for _, a := range asserts {
-		if (testDir || rustInRegion(regions, a.at)) && !fileOff && !r.dead.has(a.at) {
+		if (testDir || inRegion.has(a.at)) && !fileOff && !r.dead.has(a.at) {
 			f.AssertAt(a.at, a.vacuous)
 		}
 	}
 	sort.SliceStable(tests, func(i, j int) bool { return tests[i].start < tests[j].start })
+	// The modules nest as the tree does: those around a test are the
+	// climb from the innermost, taken in the order they were found.
+	modSpans := make([]rangeSpan, len(mods))
+	for i, m := range mods {
+		modSpans[i] = rangeSpan{m.start, m.end}
+	}
+	nest := newNesting(modSpans)
+	var around []int
 	for _, t := range tests {
 		var path []string
 		off := fileOff
 		plats := []rustPlat{filePlat, t.plat}
-		for _, m := range mods {
-			if m.start < t.start && t.start < m.end {
-				path = append(path, m.name)
-				off = off || m.off
-				plats = append(plats, m.plat)
-			}
+		around = around[:0]
+		for i := nest.around(t.start, t.start+1, true); i >= 0; i = nest.up(i) {
+			around = append(around, i)
+		}
+		slices.Sort(around)
+		for _, i := range around {
+			m := mods[i]
+			path = append(path, m.name)
+			off = off || m.off
+			plats = append(plats, m.plat)
 		}
 		name := strings.Join(append(path, t.name), "::")
 		platforms := rustPlatAll(plats).names()
@@ -396,15 +408,6 @@ func (r *rustAnalysis) returnsFirst(body *sitter.Node) bool {
 			continue
 		}
 		return r.ends(st) == endsReturn
-	}
-	return false
-}
-
-func rustInRegion(regions []rustRegion, at uint32) bool {
-	for _, r := range regions {
-		if r.start <= at && at < r.end {
-			return true
-		}
 	}
 	return false
 }

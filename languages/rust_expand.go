@@ -1,7 +1,6 @@
 package languages
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"strconv"
@@ -42,6 +41,9 @@ func rustTokenTests(f *File, tt *sitter.Node) []*rustTokenTest {
 	text := f.Text(tt)
 	base := tt.StartByte()
 	var out []*rustTokenTest
+	// The lines are counted on from the test before: counted from the
+	// start for each, many tests in one call were quadratic.
+	line, counted := Line(tt), 0
 	for _, m := range rustMacroTest().FindAllStringSubmatchIndex(text, -1) {
 		if !rustIsTestAttr(text[m[2]:m[3]]) {
 			continue
@@ -49,9 +51,11 @@ func rustTokenTests(f *File, tt *sitter.Node) []*rustTokenTest {
 		if len(out) > 0 {
 			out[len(out)-1].span.end = base + uint32(m[0])
 		}
+		line += strings.Count(text[counted:m[4]], "\n")
+		counted = m[4]
 		out = append(out, &rustTokenTest{
 			name: text[m[4]:m[5]],
-			line: Line(tt) + strings.Count(text[:m[4]], "\n"),
+			line: line,
 			span: rangeSpan{base + uint32(m[4]), tt.EndByte()},
 		})
 	}
@@ -81,7 +85,7 @@ const rustCallPrefix = "sentinel_macro_call_"
 
 // rustExpandCalls expands the calls, parses the expansions and reads the
 // tests in them. A call that cannot be expanded stands for one test.
-func rustExpandCalls(f *File, macros rustMacros, calls []rustCall) []*rustGenerated {
+func rustExpandCalls(f *File, macros *rustMacros, calls []rustCall) []*rustGenerated {
 	if len(calls) == 0 {
 		return nil
 	}
@@ -129,7 +133,7 @@ func rustExpandCalls(f *File, macros rustMacros, calls []rustCall) []*rustGenera
 			// The test's name came from the call (itoa's test_u64_0): its
 			// line is the name's, and its assertions are credited there.
 			if o := origin(origins[i], sub.testNodes[k].StartByte()); o.call && int(o.at) < len(f.Src) {
-				g.line = 1 + bytes.Count(f.Src[:o.at], []byte{'\n'})
+				g.line = 1 + f.newlinesBefore(o.at)
 				g.span = rangeSpan{o.at, o.at + 1}
 			}
 		}

@@ -2,6 +2,7 @@ package languages
 
 import (
 	"regexp"
+	"sort"
 	"strings"
 	"sync"
 	"unicode"
@@ -78,13 +79,21 @@ var rustAttrPattern = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`#\s*\[\s*((?:[A-Za-z_][A-Za-z0-9_]*\s*::\s*)*[A-Za-z_][A-Za-z0-9_]*)`)
 })
 
-// rustMacros are the file's macro_rules! macros, in source order.
-type rustMacros []*rustMacro
+// rustMacros are the file's macro_rules! macros, by name, each name's in
+// source order with where each begins; a nil *rustMacros has none.
+type rustMacros struct {
+	byName map[string]*rustNamed
+}
+
+type rustNamed struct {
+	defs  []*rustMacro
+	start *lastBefore
+}
 
 // rustReadMacros reads the macro_rules! definitions, and marks those whose
 // bodies hold a test attribute, or call a macro that does.
-func rustReadMacros(f *File, defs []*sitter.Node) rustMacros {
-	var ms rustMacros
+func rustReadMacros(f *File, defs []*sitter.Node) *rustMacros {
+	var ms []*rustMacro
 	var texts []string
 	for _, d := range defs {
 		m := &rustMacro{name: f.Text(d.ChildByFieldName("name")), start: d.StartByte()}
@@ -112,29 +121,84 @@ func rustReadMacros(f *File, defs []*sitter.Node) rustMacros {
 			m.tests = m.tests || rustIsTestAttr(strings.Join(strings.Fields(t[1]), ""))
 		}
 	}
-	for changed := true; changed; {
-		changed = false
-		for i, m := range ms {
-			for _, o := range ms {
-				if !m.tests && o.tests && strings.Contains(texts[i], o.name+"!") {
-					m.tests, changed = true, true
-				}
+	// A macro whose body calls one that writes tests writes tests too:
+	// the macros that reach one that does, through the calls their
+	// bodies make (a name and "!", as text), found backwards from each.
+	names := make([]string, 0, len(ms))
+	byName := map[string][]int{}
+	for i, m := range ms {
+		if byName[m.name] == nil {
+			names = append(names, m.name)
+		}
+		byName[m.name] = append(byName[m.name], i)
+	}
+	callers := make([][]int, len(names)) // by name: the macros whose bodies call it
+	calls := newNameMatcher(names, '!')
+	for i, text := range texts {
+		calls.find([]byte(text), func(k int, _ uint32) {
+			if c := callers[k]; len(c) == 0 || c[len(c)-1] != i {
+				callers[k] = append(c, i)
+			}
+		})
+	}
+	nameIndex := make(map[string]int, len(names))
+	for k, name := range names {
+		nameIndex[name] = k
+	}
+	var queue []int // names one of whose macros writes tests
+	reached := make([]bool, len(names))
+	for k, name := range names {
+		for _, i := range byName[name] {
+			if ms[i].tests && !reached[k] {
+				reached[k] = true
+				queue = append(queue, k)
 			}
 		}
 	}
-	return ms
+	for len(queue) > 0 {
+		k := queue[0]
+		queue = queue[1:]
+		for _, i := range callers[k] {
+			if ms[i].tests {
+				continue
+			}
+			ms[i].tests = true
+			if c := nameIndex[ms[i].name]; !reached[c] {
+				reached[c] = true
+				queue = append(queue, c)
+			}
+		}
+	}
+	out := &rustMacros{byName: map[string]*rustNamed{}}
+	for _, m := range ms {
+		n := out.byName[m.name]
+		if n == nil {
+			n = &rustNamed{}
+			out.byName[m.name] = n
+		}
+		n.defs = append(n.defs, m)
+	}
+	for _, n := range out.byName {
+		starts := make([]uint32, len(n.defs))
+		for i, m := range n.defs {
+			starts[i] = m.start
+		}
+		n.start = newLastBefore(starts)
+	}
+	return out
 }
 
 // lookup returns the definition a call at the byte at sees: the last one
 // of that name before it.
-func (ms rustMacros) lookup(name string, at uint32) *rustMacro {
-	var found *rustMacro
-	for _, m := range ms {
-		if m.name == name && m.start < at {
-			found = m
-		}
+func (ms *rustMacros) lookup(name string, at uint32) *rustMacro {
+	if ms == nil || ms.byName[name] == nil {
+		return nil
 	}
-	return found
+	n := ms.byName[name]
+	if i := n.start.find(at); i >= 0 {
+		return n.defs[i]
+	}
+	return nil
 }
 
 // rustInner returns the range of n's children inside its delimiters and,
@@ -419,7 +483,7 @@ func rustIsLiteral(s string) bool {
 
 // rustExpander expands calls of the file's macros.
 type rustExpander struct {
-	macros rustMacros
+	macros *rustMacros
 	at     uint32 // the outermost call, which decides what is in scope
 	budget int    // tokens left to produce
 }
@@ -589,14 +653,12 @@ func render(toks []mtok, b *strings.Builder, origins *[]rustOrigin) {
 	}
 }
 
-// origin returns where the byte at of an expansion's text came from.
+// origin returns where the byte at of an expansion's text came from: the
+// last token that starts at or before it (render writes them in order).
 func origin(origins []rustOrigin, at uint32) rustOrigin {
-	best := rustOrigin{}
-	for _, o := range origins {
-		if o.out > at {
-			break
-		}
-		best = o
+	k := sort.Search(len(origins), func(i int) bool { return origins[i].out > at })
+	if k == 0 {
+		return rustOrigin{}
 	}
-	return best
+	return origins[k-1]
 }

@@ -73,17 +73,21 @@ func analyzeSwift(f *File) {
 		}
 	})
 	sort.Slice(classes, func(i, j int) bool { return classes[i].start < classes[j].start })
+	spans := make([]rangeSpan, len(classes))
+	for i, cl := range classes {
+		spans[i] = rangeSpan{cl.start, cl.end}
+	}
+	around := newStabber(spans)
 	for _, fn := range funs {
 		name := f.Text(fn.name)
 		var path []string
 		xctest, off := false, false
-		for _, cl := range classes {
-			if cl.start < fn.node.StartByte() && fn.node.EndByte() <= cl.end {
-				path = append(path, cl.name)
-				xctest = cl.xctest
-				off = off || cl.off
-			}
-		}
+		around.eachBefore(fn.node.StartByte(), fn.node.EndByte(), func(i int) {
+			cl := classes[i]
+			path = append(path, cl.name)
+			xctest = cl.xctest
+			off = off || cl.off
+		})
 		attrs := swiftAttributes(f, fn.node)
 		off = off || fl.skips(fn.node.ChildByFieldName("body"))
 		switch {
