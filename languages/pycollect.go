@@ -48,6 +48,7 @@ type PyProject struct {
 
 	binds   map[*PyModule]map[string][]pyBinding
 	classes map[pyClassKey]*pyClassInfo
+	indexes map[*PyModule]*pyModIndex
 }
 
 type pyBindKind uint8
@@ -142,15 +143,11 @@ func (p *PyProject) lookup(path string, m *PyModule, name string, before, depth 
 	if depth > maxPyDepth {
 		return pyObj{ext: name}
 	}
-	var found *pyBinding
-	for _, b := range p.bindings(m)[name] {
-		if b.line < before {
-			b := b
-			found = &b
-		}
-	}
-	if found != nil {
-		return p.bound(path, m, *found, depth)
+	// The bindings of a name are sorted by line: the last before the
+	// line is found by halving, not by a scan for each name asked.
+	bs := p.bindings(m)[name]
+	if k := sort.Search(len(bs), func(i int) bool { return bs[i].line >= before }); k > 0 {
+		return p.bound(path, m, bs[k-1], depth)
 	}
 	// A star import binds every public name of its module.
 	for i := len(m.Imports) - 1; i >= 0; i-- {
@@ -237,11 +234,8 @@ func (p *PyProject) attr(o pyObj, name string, depth int) pyObj {
 		}
 		return pyObj{ext: name}
 	case objClass:
-		nested := o.cls.Path + "." + name
-		for i := range o.mod.Classes {
-			if o.mod.Classes[i].Path == nested {
-				return pyObj{kind: objClass, path: o.path, mod: o.mod, cls: &o.mod.Classes[i]}
-			}
+		if i, ok := p.index(o.mod).class[o.cls.Path+"."+name]; ok {
+			return pyObj{kind: objClass, path: o.path, mod: o.mod, cls: &o.mod.Classes[i]}
 		}
 		return pyObj{ext: name}
 	case objExternal:
@@ -318,9 +312,20 @@ func (p *PyProject) info(o pyObj, depth int) *pyClassInfo {
 }
 
 // pyMerge is C3's merge of the bases' MROs and the bases; where C3 finds
-// no order, what is left follows in the order given.
+// no order, what is left follows in the order given. How often each class
+// is in the sequences' tails is counted once and kept up to date, not
+// looked for in every tail for every candidate.
 func pyMerge(seqs [][]pyObj) []pyObj {
-	same := func(a, b pyObj) bool { return a.path == b.path && a.cls == b.cls }
+	type key struct {
+		path string
+		cls  *PyClass
+	}
+	inTails := map[key]int{}
+	for _, s := range seqs {
+		for _, x := range s[min(1, len(s)):] {
+			inTails[key{x.path, x.cls}]++
+		}
+	}
 	var out []pyObj
 	for {
 		var live [][]pyObj
@@ -333,30 +338,20 @@ func pyMerge(seqs [][]pyObj) []pyObj {
 			return out
 		}
 		seqs = live
-		var next *pyObj
+		next := seqs[0][0]
 		for _, s := range seqs {
-			cand := s[0]
-			inTail := false
-			for _, t := range seqs {
-				for _, x := range t[1:] {
-					if same(x, cand) {
-						inTail = true
-					}
-				}
-			}
-			if !inTail {
-				next = &cand
+			if inTails[key{s[0].path, s[0].cls}] == 0 {
+				next = s[0]
 				break
 			}
 		}
-		if next == nil {
-			next = &seqs[0][0]
-		}
-		n := *next
-		out = append(out, n)
+		out = append(out, next)
 		for i, s := range seqs {
-			if same(s[0], n) {
+			if s[0].path == next.path && s[0].cls == next.cls {
 				seqs[i] = s[1:]
+				if len(s) > 1 {
+					inTails[key{s[1].path, s[1].cls}]--
+				}
 			}
 		}
 	}
@@ -521,22 +516,57 @@ type pyMember struct {
 	line int
 }
 
-// members returns what a class's own body binds, in source order.
-func pyMembers(k pyObj) []pyMember {
+// members returns what a class's own body binds, in source order: its
+// functions, then its nested classes, each in the module's order, sorted
+// by line.
+func (p *PyProject) members(k pyObj) []pyMember {
+	ix := p.index(k.mod)
 	var ms []pyMember
-	for i := range k.mod.Defs {
-		if d := &k.mod.Defs[i]; d.Class == k.cls.Path {
-			ms = append(ms, pyMember{d.Test.Name, k, d, nil, d.Test.Line})
-		}
+	for _, i := range ix.defs[k.cls.Path] {
+		d := &k.mod.Defs[i]
+		ms = append(ms, pyMember{d.Test.Name, k, d, nil, d.Test.Line})
 	}
-	for i := range k.mod.Classes {
+	for _, i := range ix.nested[k.cls.Path] {
 		cl := &k.mod.Classes[i]
-		if rest, ok := strings.CutPrefix(cl.Path, k.cls.Path+"."); ok && !strings.Contains(rest, ".") {
-			ms = append(ms, pyMember{rest, k, nil, cl, cl.Line})
-		}
+		ms = append(ms, pyMember{cl.Path[len(k.cls.Path)+1:], k, nil, cl, cl.Line})
 	}
 	sort.SliceStable(ms, func(i, j int) bool { return ms[i].line < ms[j].line })
 	return ms
+}
+
+// pyModIndex finds a module's classes and functions by the class they
+// are in: found by a scan of the module for each class, a module of many
+// classes was quadratic.
+type pyModIndex struct {
+	class  map[string]int   // a class's path → its first index in Classes
+	defs   map[string][]int // a class's path → the indexes of its functions in Defs
+	nested map[string][]int // a class's path → the indexes of the classes right inside it
+}
+
+// index returns the module's index, built on first use.
+func (p *PyProject) index(m *PyModule) *pyModIndex {
+	if p.indexes == nil {
+		p.indexes = map[*PyModule]*pyModIndex{}
+	}
+	if ix := p.indexes[m]; ix != nil {
+		return ix
+	}
+	ix := &pyModIndex{class: map[string]int{}, defs: map[string][]int{}, nested: map[string][]int{}}
+	for i := range m.Defs {
+		c := m.Defs[i].Class
+		ix.defs[c] = append(ix.defs[c], i)
+	}
+	for i, cl := range m.Classes {
+		if _, seen := ix.class[cl.Path]; !seen {
+			ix.class[cl.Path] = i
+		}
+		if dot := strings.LastIndexByte(cl.Path, '.'); dot >= 0 {
+			outer := cl.Path[:dot]
+			ix.nested[outer] = append(ix.nested[outer], i)
+		}
+	}
+	p.indexes[m] = ix
+	return ix
 }
 
 // pytestClass collects a pytest-style class: the test functions of its
@@ -546,7 +576,7 @@ func (c *pyCollect) pytestClass(name string, ci *pyClassInfo, line int, skipped 
 	seen := map[string]bool{}
 	groups := make([][]pyMember, len(ci.mro))
 	for gi, k := range ci.mro {
-		ms := pyMembers(k)
+		ms := c.p.members(k)
 		// A later definition of a name in the same body replaces an
 		// earlier one.
 		last := map[string]int{}
@@ -586,7 +616,7 @@ func (c *pyCollect) unittest(name string, ci *pyClassInfo, line int, skipped boo
 	var names []string
 	var runTest *pyMember
 	for _, k := range ci.mro {
-		ms := pyMembers(k)
+		ms := c.p.members(k)
 		last := map[string]int{}
 		for i, mb := range ms {
 			last[mb.name] = i
