@@ -182,11 +182,16 @@ func openCache(commonDir, configured string) *cache {
 // count (languages.Language.Gated) is kept apart: the same content is a
 // test file under a test name and may be filtered out elsewhere.
 func countKey(l *languages.Language, p, blob string) string {
+	return cacheKey(l.Name, countExt(l, p), blob)
+}
+
+// countExt is the part of a count's key that the file's path decides.
+func countExt(l *languages.Language, p string) string {
 	ext := path.Ext(p)
 	if l.Gated(p) {
 		ext += "\x00gated"
 	}
-	return cacheKey(l.Name, ext, blob)
+	return ext
 }
 
 func cacheKey(lang, ext, blob string) string {
@@ -203,6 +208,39 @@ func keyBlob(key string) string {
 // the limit is part of it.
 func tooLargeKey(blob string) string {
 	return cacheKey("", "larger than "+strconv.Itoa(MaxFileSize), blob)
+}
+
+// refusedKey is the key that records a blob the count of its language
+// refuses for a reason (too many tests, nested too deep): the reason is
+// part of the key, and the limits are part of the reason.
+func refusedKey(l *languages.Language, p, blob, reason string) string {
+	return cacheKey(l.Name, countExt(l, p)+"\x00refused: "+reason, blob)
+}
+
+// refusals are the reasons a cached refusal may have.
+func refusals() []string {
+	return []string{languages.TooManyTestsReason(), languages.TooDeepReason()}
+}
+
+// refused returns the skip of a blob the cache knows its language's count
+// to refuse, or nil.
+func (c *cache) refused(l *languages.Language, p, blob string) *SkippedFile {
+	for _, reason := range refusals() {
+		if c.get(refusedKey(l, p, blob, reason)) != nil {
+			return refusedFor(p, reason)
+		}
+	}
+	return nil
+}
+
+// putRefused records a refusal of the blob, for the reasons that depend on
+// its content alone.
+func (c *cache) putRefused(l *languages.Language, p, blob, reason string) {
+	for _, r := range refusals() {
+		if r == reason {
+			c.put(refusedKey(l, p, blob, reason), &languages.Result{Language: l.Name})
+		}
+	}
 }
 
 func (c *cache) get(key string) *languages.Result {

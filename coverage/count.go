@@ -377,6 +377,11 @@ func countSnapshot(ctx context.Context, s *snapshot, o Options) (*Counts, error)
 				out.Cached++
 				continue
 			}
+			if sf := c.refused(l, e.path, e.blob); sf != nil {
+				out.Skipped = append(out.Skipped, *sf)
+				out.Cached++
+				continue
+			}
 		}
 		if ej := ea.take(i, l); ej != nil {
 			fromEarly = append(fromEarly, earlyUse{i, full, ej})
@@ -409,7 +414,7 @@ func countSnapshot(ctx context.Context, s *snapshot, o Options) (*Counts, error)
 	}
 	out.Parsed = len(jobs) - hits + len(fromEarly)
 	out.Cached += hits
-	if err := py.collect(ctx, c, results, o); err != nil {
+	if err := py.collect(ctx, c, results, skipped, o); err != nil {
 		return nil, err
 	}
 	if py != nil {
@@ -514,6 +519,9 @@ func keep(c *cache, j job, r *languages.Result, sk *SkippedFile, hit bool) {
 	if sk != nil && sk.Content && sk.Reason == tooLargeReason() {
 		c.putTooLarge(j.e.blob)
 	}
+	if sk != nil && sk.Content && j.e.blob != "" && !hit {
+		c.putRefused(j.lang, j.e.path, j.e.blob, sk.Reason)
+	}
 }
 
 // countOne reads and counts one file. A file that cannot be counted gets a
@@ -565,6 +573,9 @@ func countOne(ctx context.Context, s *snapshot, c *cache, p *languages.Parser, j
 		if r := c.get(countKey(j.lang, j.e.path, j.e.blob)); r != nil && !(j.full && r.Filtered) {
 			return r, nil, true, nil
 		}
+		if sf := c.refused(j.lang, j.e.path, j.e.blob); sf != nil {
+			return nil, sf, true, nil
+		}
 	}
 	switch {
 	case len(src) > MaxFileSize:
@@ -590,6 +601,9 @@ func countOne(ctx context.Context, s *snapshot, c *cache, p *languages.Parser, j
 		return &languages.Result{Language: j.lang.Name, Filtered: true}, nil, false, nil
 	}
 	r, err = p.Count(ctx, j.lang, j.e.path, text)
+	if sf := refusal(j.e.path, err); sf != nil {
+		return nil, sf, false, nil
+	}
 	if errors.Is(err, languages.ErrParseTimeout) {
 		return nil, why(fmt.Sprintf("the %s parser gave up on it after %v", j.lang.Name, p.Timeout),
 			fmt.Sprintf("can no longer be parsed in time (the %s parser gave up on it after %v)", j.lang.Name, p.Timeout), true), false, nil
@@ -598,6 +612,29 @@ func countOne(ctx context.Context, s *snapshot, c *cache, p *languages.Parser, j
 		return nil, nil, false, err
 	}
 	return r, nil, false, nil
+}
+
+// refusal is the skip of a file that holds more than a file may (more
+// tests than languages.MaxTests, brackets nested past
+// languages.MaxNesting), for the error of its count; nil for another
+// error. Each depends on the file's content alone, and is cached so.
+func refusal(path string, err error) *SkippedFile {
+	var reason string
+	switch {
+	case errors.Is(err, languages.ErrTooManyTests):
+		reason = languages.TooManyTestsReason()
+	case errors.Is(err, languages.ErrTooDeep):
+		reason = languages.TooDeepReason()
+	default:
+		return nil
+	}
+	return refusedFor(path, reason)
+}
+
+// refusedFor is the skip of a file refused for the reason.
+func refusedFor(path, reason string) *SkippedFile {
+	sf := skip(path, reason, "is now refused ("+reason+")", true)
+	return &sf
 }
 
 // tooLargeReason is the reason given for a file past MaxFileSize.

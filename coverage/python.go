@@ -146,7 +146,7 @@ func (pc *pyCount) read(ctx context.Context, c *cache, idxs []int, o Options) (i
 // classes' bases come from, round after round, as collection asks for
 // them. A support file keeps its assertions and holds no tests; a file
 // with neither is not counted.
-func (pc *pyCount) collect(ctx context.Context, c *cache, results []*languages.Result, o Options) error {
+func (pc *pyCount) collect(ctx context.Context, c *cache, results []*languages.Result, skipped []*SkippedFile, o Options) error {
 	if pc == nil {
 		return nil
 	}
@@ -159,6 +159,7 @@ func (pc *pyCount) collect(ctx context.Context, c *cache, results []*languages.R
 	}
 	sort.Ints(order)
 	tests := map[int][]languages.Test{}
+	refused := map[int]*SkippedFile{}
 	for round, read := 0, 0; ; round++ {
 		pc.need = map[string]bool{}
 		pc.deps = map[string][]string{}
@@ -170,7 +171,14 @@ func (pc *pyCount) collect(ctx context.Context, c *cache, results []*languages.R
 			}
 			p := pc.s.entries[i].path
 			var deps []string
-			tests[i], deps = proj.Collect(pc.pt.Config(ctx, path.Dir(p)), p, r.Python)
+			var err error
+			tests[i], deps, err = proj.Collect(pc.pt.Config(ctx, path.Dir(p)), p, r.Python)
+			// A module past the bounds of collection, with the project's
+			// other modules, is refused as its count alone would be.
+			delete(refused, i)
+			if sf := refusal(p, err); sf != nil {
+				refused[i] = sf
+			}
 			if len(deps) > 0 {
 				pc.deps[p] = deps
 			}
@@ -192,6 +200,10 @@ func (pc *pyCount) collect(ctx context.Context, c *cache, results []*languages.R
 	for _, i := range order {
 		r := results[i]
 		if r == nil {
+			continue
+		}
+		if sf := refused[i]; sf != nil {
+			results[i], skipped[i] = nil, sf
 			continue
 		}
 		nr := *r

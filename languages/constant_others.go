@@ -93,6 +93,10 @@ type flowDialect struct {
 
 // value evaluates n as a constant, if it is one.
 func (d *flowDialect) value(f *File, n *sitter.Node) (flowValue, bool) {
+	if !f.descend() {
+		return flowValue{}, false
+	}
+	defer f.ascend()
 	for depth := 0; n != nil && depth < 64; depth++ {
 		t := n.Type()
 		switch {
@@ -166,6 +170,10 @@ func (d *flowDialect) truth(f *File, n *sitter.Node) (bool, bool) {
 }
 
 func (d *flowDialect) unaryValue(f *File, n *sitter.Node) (flowValue, bool) {
+	if !f.descend() {
+		return flowValue{}, false
+	}
+	defer f.ascend()
 	operand := flowLastNamed(n)
 	op := flowOperator(f, n, nil, operand)
 	if operand == nil {
@@ -189,6 +197,10 @@ func (d *flowDialect) unaryValue(f *File, n *sitter.Node) (flowValue, bool) {
 }
 
 func (d *flowDialect) binaryValue(f *File, n *sitter.Node) (flowValue, bool) {
+	if !f.descend() {
+		return flowValue{}, false
+	}
+	defer f.ascend()
 	left, op, right := d.binaryParts(f, n)
 	if left == nil || right == nil {
 		return flowValue{}, false

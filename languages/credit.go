@@ -19,7 +19,7 @@ type assertAt struct {
 // credited to it.
 func (f *File) AddTestSpan(name string, n *sitter.Node, skipped bool, code *sitter.Node) {
 	f.AddTest(name, n, skipped)
-	if code != nil {
+	if code != nil && !f.tooMany {
 		f.Result.Tests[len(f.Result.Tests)-1].span = rangeSpan{code.StartByte(), code.EndByte()}
 	}
 }

@@ -151,6 +151,10 @@ func (fl *flow) children(n *sitter.Node) []*sitter.Node {
 
 // exit says how a statement leaves its block, if it always does.
 func (fl *flow) exit(n *sitter.Node) flowExit {
+	if !fl.f.descend() {
+		return exitNone
+	}
+	defer fl.f.ascend()
 	if n == nil {
 		return exitNone
 	}

@@ -387,6 +387,10 @@ func (g *goAnalysis) markDead() {
 // a testing parameter, a block whose statements do, or an if whose branch
 // does: the branch a constant condition takes, or both.
 func (g *goAnalysis) ends(st *sitter.Node) endKind {
+	if !g.f.descend() {
+		return endsNot
+	}
+	defer g.f.ascend()
 	if st == nil {
 		return endsNot
 	}
@@ -461,6 +465,10 @@ func goPreamble(f *File, st *sitter.Node, param string) bool {
 // are read as the predeclared ones: a file that shadows them is not worth
 // the doubt.
 func goConst(f *File, n *sitter.Node) constant {
+	if !f.descend() {
+		return unknownConst
+	}
+	defer f.ascend()
 	if n == nil {
 		return unknownConst
 	}
@@ -785,6 +793,10 @@ func goVacuousGomega(f *File, call, args *sitter.Node) bool {
 // matcher) whose arguments are literals or such matchers: Equal(2),
 // BeTrue(), And(BeNumerically(">", 1), Not(BeZero())).
 func goLiteralMatcher(f *File, n *sitter.Node) bool {
+	if !f.descend() {
+		return false
+	}
+	defer f.ascend()
 	if n.Type() != "call_expression" {
 		return false
 	}

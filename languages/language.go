@@ -365,6 +365,11 @@ func queriesFor(l *Language, ext string, grammar func() *sitter.Language) *query
 
 // Count parses src as a file of language l at path p and counts it.
 func (p *Parser) Count(ctx context.Context, l *Language, filePath string, src []byte) (*Result, error) {
+	// A file nested past MaxNesting is refused before it is parsed: the
+	// parse alone would take hundreds of bytes of memory per byte.
+	if bracketsTooDeep(src) {
+		return nil, fmt.Errorf("%s: %w", filePath, ErrTooDeep)
+	}
 	ext := path.Ext(filePath)
 	cq := p.queries[l][ext]
 	var lang *sitter.Language
@@ -413,6 +418,12 @@ func (p *Parser) Count(ctx context.Context, l *Language, filePath string, src []
 	}
 	defer tree.Close()
 	root := tree.RootNode()
+	// A tree too deep for the query engine and the analysis, by brackets
+	// in a string or by a construct without them, is refused before
+	// either reads it.
+	if treeTooDeep(root) {
+		return nil, fmt.Errorf("%s: %w", filePath, ErrTooDeep)
+	}
 	f := &File{
 		Path:   filePath,
 		Src:    src,
@@ -424,6 +435,12 @@ func (p *Parser) Count(ctx context.Context, l *Language, filePath string, src []
 	}
 	l.Analyze(f)
 	f.identify()
+	switch {
+	case f.tooDeep:
+		return nil, fmt.Errorf("%s: %w", filePath, ErrTooDeep)
+	case f.tooMany || len(f.Result.Tests) > maxTests:
+		return nil, fmt.Errorf("%s: %w", filePath, ErrTooManyTests)
+	}
 	return f.Result, nil
 }
 
@@ -463,6 +480,11 @@ type File struct {
 	// file that helperAt looks for (helperTypes), so that helperAt reads
 	// it instead of climbing the tree through a cgo call per node.
 	functions []namedSpan
+	// depth is how far a recursive reading of the tree has descended;
+	// tooDeep and tooMany record a file past MaxNesting or MaxTests,
+	// which Count refuses.
+	depth            int
+	tooDeep, tooMany bool
 }
 
 // Each runs the named query over node and calls fn with the captures of
@@ -528,8 +550,13 @@ func Line(n *sitter.Node) int {
 	return int(n.StartPoint().Row) + 1
 }
 
-// AddTest records a test.
+// AddTest records a test; past MaxTests, it records that there are too
+// many instead, and the file is refused.
 func (f *File) AddTest(name string, n *sitter.Node, skipped bool) {
+	if len(f.Result.Tests) >= maxTests {
+		f.tooMany = true
+		return
+	}
 	st := Active
 	if skipped {
 		st = Skipped

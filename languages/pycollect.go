@@ -377,8 +377,12 @@ func pyBuiltinClass(name string) bool {
 // Collect returns the tests pytest collects from the module at path under
 // the configuration, in the order of the module's names, and the paths of
 // the other modules they depend on: where the module's classes' bases and
-// the functions it imports are defined.
-func (p *PyProject) Collect(cfg *PyConfig, path string, m *PyModule) (tests []Test, deps []string) {
+// the functions it imports are defined. A module that collects more than
+// MaxTests tests, or whose classes' MROs make it consider more than
+// pyCandidatesPerTest times as many functions (a long chain of
+// subclasses, each inheriting all the tests before it), is refused with
+// ErrTooManyTests.
+func (p *PyProject) Collect(cfg *PyConfig, path string, m *PyModule) (tests []Test, deps []string, err error) {
 	c := &pyCollect{p: p, cfg: cfg, path: path, m: m, deps: map[string]bool{}}
 	type item struct {
 		name string
@@ -429,13 +433,35 @@ func (p *PyProject) Collect(cfg *PyConfig, path string, m *PyModule) (tests []Te
 		return items[i].name < items[j].name
 	})
 	for _, it := range items {
+		if c.tooMany {
+			return nil, nil, ErrTooManyTests
+		}
 		c.object(it.name, it.obj(), it.line)
+	}
+	if c.tooMany {
+		return nil, nil, ErrTooManyTests
 	}
 	for d := range c.deps {
 		deps = append(deps, d)
 	}
 	sort.Strings(deps)
-	return c.tests, deps
+	return c.tests, deps, nil
+}
+
+// pyCandidatesPerTest bounds the functions the collection of one module
+// considers in its classes' MROs: ten for each test it may hold. pytest
+// itself reads each class's whole MRO, so that a chain of n subclasses is
+// n² to collect however few tests it yields.
+const pyCandidatesPerTest = 10
+
+// consider counts n functions of an MRO considered as tests, and reports
+// false once the module has considered too many.
+func (c *pyCollect) consider(n int) bool {
+	c.candidates += n
+	if c.candidates > pyCandidatesPerTest*maxTests {
+		c.tooMany = true
+	}
+	return !c.tooMany
 }
 
 // pyMayCollect reports a name an import binds that may
@@ -459,6 +485,11 @@ type pyCollect struct {
 	m     *PyModule
 	tests []Test
 	deps  map[string]bool
+	// candidates counts the functions of MROs considered; tooMany
+	// records a module past MaxTests, or past the candidates it may
+	// consider.
+	candidates int
+	tooMany    bool
 }
 
 // object collects what a module-level name holds.
@@ -577,6 +608,9 @@ func (c *pyCollect) pytestClass(name string, ci *pyClassInfo, line int, skipped 
 	groups := make([][]pyMember, len(ci.mro))
 	for gi, k := range ci.mro {
 		ms := c.p.members(k)
+		if !c.consider(len(ms) + 1) {
+			return
+		}
 		// A later definition of a name in the same body replaces an
 		// earlier one.
 		last := map[string]int{}
@@ -617,6 +651,9 @@ func (c *pyCollect) unittest(name string, ci *pyClassInfo, line int, skipped boo
 	var runTest *pyMember
 	for _, k := range ci.mro {
 		ms := c.p.members(k)
+		if !c.consider(len(ms) + 1) {
+			return
+		}
 		last := map[string]int{}
 		for i, mb := range ms {
 			last[mb.name] = i
@@ -669,6 +706,10 @@ func pyTrialRunTest(p string) bool {
 // definition is in the module (else the line of what collects it), and
 // switched off by the definition, the classes or the collecting module.
 func (c *pyCollect) emit(name string, k pyObj, d *PyDef, line int, skipped bool, cond string) {
+	if len(c.tests) >= maxTests {
+		c.tooMany = true
+		return
+	}
 	t := d.Test
 	t.Name = cleanName(name)
 	if k.path == c.path {
@@ -708,13 +749,14 @@ func (a pyAlone) Module(path string) *PyModule {
 }
 
 // pyCollectAlone returns the tests pytest collects from a file under its
-// default configuration, with no other file of the project at hand.
-func pyCollectAlone(path string, m *PyModule) []Test {
+// default configuration, with no other file of the project at hand; ok is
+// false for a file past the bounds of Collect.
+func pyCollectAlone(path string, m *PyModule) (tests []Test, ok bool) {
 	cfg := DefaultPyConfig("")
 	if !PyPathMatches(path, cfg.Files) {
-		return nil
+		return nil, true
 	}
 	p := &PyProject{Resolver: pyAlone{path, m}}
-	tests, _ := p.Collect(cfg, path, m)
-	return tests
+	tests, _, err := p.Collect(cfg, path, m)
+	return tests, err == nil
 }

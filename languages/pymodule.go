@@ -128,6 +128,10 @@ type pySummary struct {
 // unittest.SkipTest, pytest.skip(allow_module_level=True)) has conditional
 // tests.
 func (s *pySummary) markStatic(block *sitter.Node, module bool) {
+	if !s.f.descend() {
+		return
+	}
+	defer s.f.ascend()
 	if block == nil {
 		return
 	}
@@ -199,7 +203,7 @@ func (s *pySummary) skipsModule(block *sitter.Node) bool {
 // live returns the statements of a body that run.
 func (s *pySummary) live(block *sitter.Node) []*sitter.Node {
 	var out []*sitter.Node
-	for _, st := range pyFlat(block) {
+	for _, st := range pyFlat(s.f, block) {
 		if !s.dead.has(st.StartByte()) {
 			out = append(out, st)
 		}
@@ -212,6 +216,10 @@ func (s *pySummary) live(block *sitter.Node) []*sitter.Node {
 // sys.version_info < (3,), sys.version_info[0] == 2), which hold for
 // Python 3.
 func pyStaticCond(f *File, n *sitter.Node) constant {
+	if !f.descend() {
+		return unknownConst
+	}
+	defer f.ascend()
 	if n == nil {
 		return unknownConst
 	}
@@ -577,6 +585,10 @@ func pyDeleted(st *sitter.Node) []*sitter.Node {
 
 // pyDotted returns a dotted name's text, or "?" for another expression.
 func pyDotted(f *File, n *sitter.Node) string {
+	if !f.descend() {
+		return "?"
+	}
+	defer f.ascend()
 	if n == nil {
 		return "?"
 	}
@@ -604,10 +616,14 @@ var pyCompound = map[string]bool{
 // pyFlat returns the statements of a module or class body, with those in
 // the blocks of its compound statements (and of ERROR nodes, in a tree
 // with errors): each binds its names in the same namespace.
-func pyFlat(block *sitter.Node) []*sitter.Node {
+func pyFlat(f *File, block *sitter.Node) []*sitter.Node {
 	var out []*sitter.Node
 	var walk func(n *sitter.Node)
 	walk = func(n *sitter.Node) {
+		if !f.descend() {
+			return
+		}
+		defer f.ascend()
 		for i := 0; i < int(n.NamedChildCount()); i++ {
 			st := n.NamedChild(i)
 			if pyCompound[st.Type()] {

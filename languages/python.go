@@ -347,6 +347,9 @@ func analyzePython(f *File) {
 	// its configuration and its other modules.
 	f.identify()
 	f.testNodes = nil
+	if f.tooMany {
+		return // refused: its tests were not all recorded
+	}
 	for i, raw := range sum.raws {
 		if raw >= 0 {
 			own := sum.m.Defs[i].Test
@@ -357,7 +360,8 @@ func analyzePython(f *File) {
 		}
 	}
 	f.Result.Python = sum.m
-	f.Result.Tests = pyCollectAlone(f.Path, sum.m)
+	tests, ok := pyCollectAlone(f.Path, sum.m)
+	f.Result.Tests, f.tooMany = tests, !ok
 }
 
 // pyLastName is the last part of a dotted name.
@@ -432,6 +436,10 @@ func pyBranches(n *sitter.Node) []pyBranch {
 // raise, pytest.fail or a return of a computed value, which end the code
 // after them but do work; an if each of whose reachable arms ends.
 func (a *pyAnalysis) ends(st *sitter.Node) endKind {
+	if !a.f.descend() {
+		return endsNot
+	}
+	defer a.f.ascend()
 	if st == nil {
 		return endsNot
 	}
@@ -524,6 +532,10 @@ func pyCompact(s string) string {
 // list, or in a module `pytest.skip(..., allow_module_level=True)`; also
 // under an `if` whose condition is constant true.
 func pyMarksSkip(f *File, block *sitter.Node, module bool) bool {
+	if !f.descend() {
+		return false
+	}
+	defer f.ascend()
 	for _, st := range statements(block) {
 		if st.Type() == "if_statement" {
 			c := pyConst(f, st.ChildByFieldName("condition"))

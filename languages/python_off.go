@@ -234,6 +234,10 @@ func pyModuleConsts(f *File) map[string]*sitter.Node {
 }
 
 func pyConst(f *File, n *sitter.Node) constant {
+	if !f.descend() {
+		return unknownConst
+	}
+	defer f.ascend()
 	if n == nil {
 		return unknownConst
 	}

@@ -364,6 +364,10 @@ func (r *rustAnalysis) markDead() {
 // does work first; a block ends with its first ending statement; an if
 // with the branch its constant condition takes, or with both.
 func (r *rustAnalysis) ends(n *sitter.Node) endKind {
+	if !r.f.descend() {
+		return endsNot
+	}
+	defer r.f.ascend()
 	if n == nil {
 		return endsNot
 	}
@@ -558,6 +562,10 @@ func rustSplitArgs(tt *sitter.Node) [][]*sitter.Node {
 // true and false are themselves. Every other option (feature = "x",
 // target_os, debug_assertions) depends on the build, and is unknown.
 func rustCfgPred(f *File, toks []*sitter.Node) constant {
+	if !f.descend() {
+		return unknownConst
+	}
+	defer f.ascend()
 	switch {
 	case len(toks) == 1 && toks[0].Type() == "identifier" && f.Text(toks[0]) == "test":
 		return constOfBool(true)
@@ -591,6 +599,10 @@ func rustCfgPred(f *File, toks []*sitter.Node) constant {
 // chars, true, false, !, unary minus, &&, ||, comparisons, parentheses and
 // cfg!(…). Anything else is unknown.
 func rustConst(f *File, n *sitter.Node) constant {
+	if !f.descend() {
+		return unknownConst
+	}
+	defer f.ascend()
 	if n == nil {
 		return unknownConst
 	}
@@ -704,6 +716,10 @@ func rustTokConst(f *File, toks []*sitter.Node) (v constant, literal bool) {
 var rustPrec = map[string]int{"||": 1, "&&": 2, "==": 3, "!=": 3, "<": 3, "<=": 3, ">": 3, ">=": 3}
 
 func (p *rustTokExpr) expr(min int) constant {
+	if !p.f.descend() {
+		return unknownConst
+	}
+	defer p.f.ascend()
 	left := p.unary()
 	for p.i < len(p.toks) && !p.bad {
 		op := p.toks[p.i]
@@ -722,6 +738,10 @@ func (p *rustTokExpr) expr(min int) constant {
 }
 
 func (p *rustTokExpr) unary() constant {
+	if !p.f.descend() {
+		return unknownConst
+	}
+	defer p.f.ascend()
 	if p.i >= len(p.toks) {
 		p.bad = true
 		return unknownConst

@@ -44,6 +44,10 @@ var rustPlatformKeys = map[string]bool{"target_os": true, "target_family": true,
 
 // rustCfgPlatforms reads the platforms of a cfg predicate's tokens.
 func rustCfgPlatforms(f *File, toks []*sitter.Node) rustPlat {
+	if !f.descend() {
+		return rustPlat{}
+	}
+	defer f.ascend()
 	switch {
 	case len(toks) == 1 && toks[0].Type() == "identifier":
 		switch f.Text(toks[0]) {

@@ -217,6 +217,10 @@ func rustBothPlatforms(a, b []string) []string {
 // macro's tokens, or one a macro wrote): the node that holds it, and the
 // span its assertions are credited in.
 func (f *File) addTestAt(t Test, holder *sitter.Node, span rangeSpan) {
+	if len(f.Result.Tests) >= maxTests {
+		f.tooMany = true
+		return
+	}
 	t.Name = cleanName(t.Name)
 	t.span = span
 	f.Result.Tests = append(f.Result.Tests, t)
