@@ -2,6 +2,7 @@ package languages
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 )
@@ -29,6 +30,10 @@ import (
 //     each node, plus 16 million: the query engine's work, which a file
 //     of many chains each under MaxNesting could still make quadratic.
 //     The deepest of the 14,000 files on average go 51 deep.
+//   - HeavyFile: a file larger than that is parsed and analysed one at a
+//     time in the process, whatever the number of workers: its tree and
+//     its analysis take a few hundred bytes per byte of source, so that
+//     two such files at once doubled the count's peak memory.
 //
 // A file past MaxTests, MaxNesting or maxDepthSum is refused, never
 // counted in part: the count reports it, with what to do, and the ratchet
@@ -51,6 +56,9 @@ const depthPerNode = 128
 func maxDepthSum(nodes uint64) uint64 {
 	return depthPerNode*nodes + 16<<20
 }
+
+// HeavyFile is the size past which a file is parsed alone.
+const HeavyFile = 1 << 20
 
 // ErrTooManyTests is returned for a file with more than MaxTests tests.
 var ErrTooManyTests = errors.New("too many tests")
@@ -149,6 +157,30 @@ func bracketKind(b byte) uint32 {
 		return 1
 	}
 	return 2
+}
+
+// heavy admits one file past HeavyFile at a time into the parsers of the
+// process.
+var heavy = make(chan struct{}, 1)
+
+// admitHeavy waits for the turn of a large file; release ends it, once the
+// file's tree is freed, and hands the memory it took back to the system
+// before the next large file takes its own: freed but kept by the Go heap
+// and by the C allocator of another thread, two large files in turn took
+// as much as two at once.
+func admitHeavy(ctx context.Context, size int) (release func(), err error) {
+	if size <= HeavyFile {
+		return func() {}, nil
+	}
+	select {
+	case heavy <- struct{}{}:
+		return func() {
+			freeMemory()
+			<-heavy
+		}, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 // descend enters one level of a recursive reading of the tree. Past

@@ -364,3 +364,30 @@ func TestDeepFileRefusedBeforeParse(t *testing.T) {
 		t.Errorf("refusing a file of %d bytes took %d bytes of memory", len(src), alloc)
 	}
 }
+
+// TestHeavyFilesOneAtATime holds the parsers of a process to one file past
+// HeavyFile at a time: while one holds its turn, another waits (here until
+// its context is done), and a small file does not wait at all.
+func TestHeavyFilesOneAtATime(t *testing.T) {
+	release, err := admitHeavy(context.Background(), HeavyFile+1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := admitHeavy(done, HeavyFile+1); !errors.Is(err, context.Canceled) {
+		t.Errorf("a second large file was admitted while the first held its turn: %v", err)
+	}
+	small, err := admitHeavy(done, HeavyFile)
+	if err != nil {
+		t.Errorf("a file of HeavyFile bytes waited for a large one: %v", err)
+	} else {
+		small()
+	}
+	release()
+	again, err := admitHeavy(context.Background(), HeavyFile+1)
+	if err != nil {
+		t.Fatalf("the turn was not given back: %v", err)
+	}
+	again()
+}

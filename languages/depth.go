@@ -3,6 +3,9 @@ package languages
 /*
 #include <stdbool.h>
 #include <stdint.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 // The layouts and functions of tree-sitter's api.h (the version
 // smacker/go-tree-sitter vendors), linked from its objects.
@@ -72,10 +75,19 @@ static uint32_t sentinel_tree_shape(TSNode root, uint32_t limit, uint32_t skip, 
 	return deepest;
 }
 
+// sentinel_trim hands the memory C has freed back to the system: glibc
+// keeps it in the arena of the thread that freed it, where a parse on
+// another thread does not find it.
+static void sentinel_trim(void) {
+#ifdef __GLIBC__
+	malloc_trim(0);
+#endif
+}
 */
 import "C"
 
 import (
+	"runtime/debug"
 	"unsafe"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -110,4 +122,10 @@ func treeTooDeep(n *sitter.Node) bool {
 	}
 	depth, nodes, sum := treeShape(n, MaxNesting)
 	return depth > MaxNesting || sum > maxDepthSum(nodes)
+}
+
+// freeMemory returns to the system what the Go heap and C have freed.
+func freeMemory() {
+	debug.FreeOSMemory()
+	C.sentinel_trim()
 }

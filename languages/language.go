@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -394,6 +395,11 @@ func (p *Parser) Count(ctx context.Context, l *Language, filePath string, src []
 		p.parsers[lang] = sp
 	}
 	sp.SetOperationLimit(int(p.Timeout.Microseconds()))
+	release, err := admitHeavy(ctx, len(src))
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	tree, err := sp.ParseCtx(ctx, nil, src)
 	if compiled != nil {
 		<-compiled.done
@@ -424,6 +430,17 @@ func (p *Parser) Count(ctx context.Context, l *Language, filePath string, src []
 	if treeTooDeep(root) {
 		return nil, fmt.Errorf("%s: %w", filePath, ErrTooDeep)
 	}
+	cursor := p.cursor
+	if len(src) > HeavyFile {
+		// A cursor keeps the last tree it walked, and the tree its Go
+		// nodes: a large file's own cursor lets them go before the
+		// memory is handed back.
+		cursor = sitter.NewQueryCursor()
+		defer func() {
+			cursor.Close()
+			runtime.SetFinalizer(cursor, nil)
+		}()
+	}
 	f := &File{
 		Path:   filePath,
 		Src:    src,
@@ -431,7 +448,7 @@ func (p *Parser) Count(ctx context.Context, l *Language, filePath string, src []
 		Result: &Result{Language: l.Name, ParseError: root.HasError()},
 		Lang:   l,
 		q:      cq,
-		cursor: p.cursor,
+		cursor: cursor,
 	}
 	l.Analyze(f)
 	f.identify()
