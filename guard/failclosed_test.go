@@ -259,6 +259,9 @@ func TestSentinelBinaryProtected(t *testing.T) {
 		"go build -o /usr/local/bin/sentinel ./cmd/x",
 		"ln -sf /bin/true /usr/local/bin/sentinel",
 		"printf '#!/bin/sh\\nexit 0\\n' > ~/go/bin/sentinel",
+		// Not on this PATH yet, but on the next login shell's.
+		"cp /tmp/x ~/.local/bin/sentinel",
+		"install -m755 /tmp/x $HOME/bin/sentinel-engine",
 	} {
 		if d := EvaluateCommand(cmd, e, nil); d.Verdict != verdict.Deny {
 			t.Errorf("%s: %s", cmd, d.Verdict)

@@ -189,6 +189,13 @@ func (e *Env) IsSentinelBinary(p string) bool {
 			return true
 		}
 	}
+	// Directories a login shell puts on PATH once they exist (Debian's and
+	// most distributions' ~/.profile add ~/bin and ~/.local/bin): a
+	// sentinel planted there now is the one a later shell, and a project's
+	// hook entry that looks sentinel up on PATH, runs.
+	if e.Home != "" && (dir == filepath.Join(e.Home, "bin") || dir == filepath.Join(e.Home, ".local", "bin")) {
+		return true
+	}
 	// go install's destination, which is on most users' PATH.
 	return strings.HasSuffix(dir, "/go/bin") || strings.HasSuffix(dir, "$GOBIN")
 }
