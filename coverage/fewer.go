@@ -62,19 +62,24 @@ func fewerAssertions(ref, now *Counts, key string) []Fewer {
 		}
 		explained := 0
 		if nf != nil {
-			used := map[int]bool{}
+			// Each test of the reference takes the first test of its name
+			// not taken yet: a queue per name, not a scan of the file's
+			// tests for each, which a file of many tests made quadratic.
+			byName := map[string][]int{}
+			for i, nt := range nf.Tests {
+				byName[nt.Name] = append(byName[nt.Name], i)
+			}
 			for _, rt := range rf.Tests {
-				for i, nt := range nf.Tests {
-					if used[i] || nt.Name != rt.Name {
-						continue
-					}
-					used[i] = true
-					if nt.Assertions < rt.Assertions {
-						out = append(out, Fewer{Name: nt.Name, Path: nf.Path, Line: nt.Line, Before: rt.Assertions, Now: nt.Assertions,
-							Vacuous: max(0, nt.Vacuous-rt.Vacuous)})
-						explained += rt.Assertions - nt.Assertions
-					}
-					break
+				q := byName[rt.Name]
+				if len(q) == 0 {
+					continue
+				}
+				nt := nf.Tests[q[0]]
+				byName[rt.Name] = q[1:]
+				if nt.Assertions < rt.Assertions {
+					out = append(out, Fewer{Name: nt.Name, Path: nf.Path, Line: nt.Line, Before: rt.Assertions, Now: nt.Assertions,
+						Vacuous: max(0, nt.Vacuous-rt.Vacuous)})
+					explained += rt.Assertions - nt.Assertions
 				}
 			}
 		}

@@ -334,33 +334,57 @@ func (r *changesRun) wait() ([]gitrepo.Change, string, error) {
 	return r.changes, r.ref, r.err
 }
 
+// identityQueue is the tests of one name, or of one body, in order, each
+// taken once: next is where the first not taken may be, since a test
+// taken through the other queue it is in stays taken. A scan from the
+// start for each made a file of many tests of one name, or of one body
+// (a file of empty tests renamed), quadratic.
+type identityQueue struct {
+	list []*identityOf
+	next int
+}
+
+// take returns the first test of the queue not taken yet, taking it, or
+// nil; a nil queue has none.
+func (q *identityQueue) take() *identityOf {
+	if q == nil {
+		return nil
+	}
+	for ; q.next < len(q.list); q.next++ {
+		if a := q.list[q.next]; !a.used {
+			a.used = true
+			q.next++
+			return a
+		}
+	}
+	return nil
+}
+
 // match pairs each test of before with one of after by the rules losses
 // documents, and returns the tests that found no pair that still runs.
 func match(before, after []*identityOf) []Loss {
-	byName := map[string][]*identityOf{}
-	byBody := map[string][]*identityOf{}
-	for _, a := range after {
-		k := a.lang + "\x00" + a.dir + "\x00" + a.t.Name
-		byName[k] = append(byName[k], a)
-		if a.t.Status == languages.Active && a.t.Body != "" {
-			byBody[a.lang+"\x00"+a.t.Body] = append(byBody[a.lang+"\x00"+a.t.Body], a)
+	byName := map[string]*identityQueue{}
+	byBody := map[string]*identityQueue{}
+	add := func(m map[string]*identityQueue, k string, a *identityOf) {
+		q := m[k]
+		if q == nil {
+			q = &identityQueue{}
+			m[k] = q
 		}
+		q.list = append(q.list, a)
 	}
-	take := func(list []*identityOf, ok func(*identityOf) bool) *identityOf {
-		for _, a := range list {
-			if !a.used && ok(a) {
-				a.used = true
-				return a
-			}
+	for _, a := range after {
+		add(byName, a.lang+"\x00"+a.dir+"\x00"+a.t.Name, a)
+		if a.t.Status == languages.Active && a.t.Body != "" {
+			add(byBody, a.lang+"\x00"+a.t.Body, a)
 		}
-		return nil
 	}
 	var out []Loss
 	var pending []*identityOf
 	// Names first, everywhere, so that a rename elsewhere never takes a
 	// test that kept its name.
 	for _, b := range before {
-		a := take(byName[b.lang+"\x00"+b.dir+"\x00"+b.t.Name], func(*identityOf) bool { return true })
+		a := byName[b.lang+"\x00"+b.dir+"\x00"+b.t.Name].take()
 		if a == nil {
 			pending = append(pending, b)
 			continue
@@ -376,7 +400,7 @@ func match(before, after []*identityOf) []Loss {
 		}
 	}
 	for _, b := range pending {
-		if b.t.Body != "" && take(byBody[b.lang+"\x00"+b.t.Body], func(*identityOf) bool { return true }) != nil {
+		if b.t.Body != "" && byBody[b.lang+"\x00"+b.t.Body].take() != nil {
 			continue
 		}
 		out = append(out, Loss{Language: b.lang, Name: b.t.Name, Path: b.path, Line: b.t.Line, Cause: LostMissing, Assertions: b.t.Assertions})
