@@ -30,6 +30,9 @@ type host struct {
 	// pkg is the npm package, whose installed version the test reports;
 	// bin is its executable under node_modules/.bin.
 	pkg, bin string
+	// exe, when set, is the executable's path under node_modules instead
+	// (a platform package that declares no bin, such as Factory's).
+	exe string
 	// agent is sentinel's name for it (--agent).
 	agent string
 	// call returns the tool calls of a kind with its arguments, in the
@@ -52,6 +55,14 @@ type host struct {
 	writeTo string
 	// timeout bounds one run of the host (90 s when zero).
 	timeout time.Duration
+}
+
+// executable is the host's program under modules.
+func (h *host) executable(modules string) string {
+	if h.exe != "" {
+		return filepath.Join(modules, h.exe)
+	}
+	return filepath.Join(modules, ".bin", h.bin)
 }
 
 // callArgs are what a scripted call acts on.
@@ -273,7 +284,7 @@ func (p *phase) run(calls []fakemodel.Call) {
 	defer cancel()
 	exe := argv[0]
 	if !strings.Contains(exe, "/") {
-		exe = filepath.Join(p.modules, ".bin", exe)
+		exe = p.h.executable(p.modules)
 	}
 	cmd := exec.CommandContext(ctx, exe, argv[1:]...)
 	cmd.Dir, cmd.Env = p.repo, p.env(extra)
@@ -393,7 +404,7 @@ func liveHost(t *testing.T, h *host) {
 	if err != nil {
 		t.Skipf("%s is not installed: %v", h.pkg, err)
 	}
-	if _, err := os.Stat(filepath.Join(modules, ".bin", h.bin)); err != nil {
+	if _, err := os.Stat(h.executable(modules)); err != nil {
 		t.Skipf("%s %s has no %s for this platform: %v", h.pkg, version, h.bin, err)
 	}
 	t.Logf("%s %s", h.pkg, version)
