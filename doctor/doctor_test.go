@@ -105,7 +105,7 @@ func claudeEntry(t *testing.T, matcher string, edit func(string) string) string 
 		t.Fatal(err)
 	}
 	b, _ := json.Marshal(map[string]any{"hooks": map[string]any{"PreToolUse": []any{map[string]any{
-		"matcher": matcher, "hooks": []any{map[string]any{"type": "command", "command": edit(cmd), "timeout": 5}},
+		"matcher": matcher, "hooks": []any{map[string]any{"type": "command", "command": edit(cmd), "timeout": 5, "onFailure": "block"}},
 	}}}})
 	return string(b)
 }

@@ -55,6 +55,10 @@ type host struct {
 	writeTo string
 	// timeout bounds one run of the host (90 s when zero).
 	timeout time.Duration
+	// hangRuns says the host lets a call run when its hook outlives the
+	// timeout install writes: the hang phase then records that instead
+	// of failing. false is the claim that a hung guard refuses the call.
+	hangRuns bool
 }
 
 // executable is the host's program under modules.
@@ -82,6 +86,7 @@ type phase struct {
 	modules         string
 	url             string
 	guard, gone     bool
+	hang            bool // sentinel is a stand-in that outlives the hook's timeout
 	events          string // where the wrapper records the hook's events
 	out             string // the host's output
 	srv             *fakemodel.Server
@@ -227,6 +232,14 @@ func (p *phase) install() {
 		p.t.Fatal(err)
 	}
 	if p.gone {
+		return
+	}
+	if p.hang {
+		// Past the hook's timeout (install.HookTimeoutSeconds, 5 s), and
+		// short of the run's, so that a host that waits still finishes.
+		if err := os.WriteFile(sentinel, []byte("#!/bin/sh\nsleep 40\n"), 0o755); err != nil {
+			p.t.Fatal(err)
+		}
 		return
 	}
 	p.events = filepath.Join(p.dir, "events")
@@ -452,6 +465,23 @@ func liveHost(t *testing.T, h *host) {
 			p.fail("with the guard, the everyday call %q did not run", okCommand)
 		}
 		t.Logf("ran (%s)", p.elapsed.Round(time.Millisecond))
+	})
+	t.Run("hang", func(t *testing.T) {
+		p := newPhase(t, h, modules, bins, true, false)
+		p.hang = true
+		p.install()
+		p.run(p.scripted(shell, false))
+		r, _ := p.srv.Result()
+		switch ran := p.ran(shell); {
+		case ran && h.hangRuns:
+			t.Logf("RAN: %s lets the call run when its hook times out (%s); the model got %q", h.bin, p.elapsed.Round(time.Millisecond), abbreviate(r, 300))
+		case ran:
+			p.fail("with sentinel hung past the hook's timeout, the call ran")
+		case h.hangRuns:
+			p.fail("with sentinel hung past the hook's timeout, the call was refused: the host holds, so hangRuns is wrong")
+		default:
+			t.Logf("refused (%s); the model got %q", p.elapsed.Round(time.Millisecond), abbreviate(r, 300))
+		}
 	})
 	t.Run("missing", func(t *testing.T) {
 		p := newPhase(t, h, modules, bins, true, true)

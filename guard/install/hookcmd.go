@@ -175,6 +175,9 @@ type Hook struct {
 	// Disabled reports an entry its own settings switch off (a Kiro hook
 	// with "enabled": false): the host skips it.
 	Disabled bool
+	// OnFailure is the entry's "onFailure" setting (Claude Code's), "" when
+	// it has none.
+	OnFailure string
 }
 
 // InstalledHooks returns sentinel's guard entries in an agent's settings
@@ -266,7 +269,9 @@ func guardHooks(m map[string]any) []Hook {
 			}
 			for _, h := range inner {
 				if cmd, bins, ok := guardEntry(h); ok {
-					out = append(out, Hook{Event: ev, Command: cmd, Binaries: bins, Grouped: grouped, Matcher: matcher})
+					hm, _ := h.(map[string]any)
+					onFailure, _ := hm[claudeOnFailure].(string)
+					out = append(out, Hook{Event: ev, Command: cmd, Binaries: bins, Grouped: grouped, Matcher: matcher, OnFailure: onFailure})
 				}
 			}
 		}

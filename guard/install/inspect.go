@@ -148,6 +148,10 @@ func (t *Target) Inspect(path string) (*Inspection, error) {
 				What: fmt.Sprintf("the entry under %s runs sentinel bare, not in the script that fails closed: where sentinel is missing, the shell's exit status 127 lets the call run", h.Event)})
 		case shapeExact:
 		}
+		if t.Agent == "claude" && h.OnFailure != "block" {
+			in.Problems = append(in.Problems, Problem{Event: h.Event,
+				What: fmt.Sprintf("the entry under %s has no \"onFailure\": \"block\", so a guard that times out lets the call run; run `sentinel guard install --agent claude` again", h.Event)})
+		}
 		sound = append(sound, h)
 	}
 	in.Problems = append(in.Problems, t.reach(sound)...)

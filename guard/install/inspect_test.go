@@ -85,7 +85,7 @@ func claudeSettings(t *testing.T, groups ...map[string]any) string {
 // group is a Claude Code group of one command hook behind a matcher; a nil
 // matcher leaves the key out.
 func group(matcher any, command string) map[string]any {
-	g := map[string]any{"hooks": []any{map[string]any{"type": "command", "command": command, "timeout": 5}}}
+	g := map[string]any{"hooks": []any{map[string]any{"type": "command", "command": command, "timeout": 5, "onFailure": "block"}}}
 	if matcher != nil {
 		g["matcher"] = matcher
 	}
@@ -180,9 +180,9 @@ func TestInspectWrongEvent(t *testing.T) {
 	cmd, _ := tg.HookCommand("/opt/sentinel/bin/sentinel", true)
 	dir := t.TempDir()
 	for name, c := range map[string]struct{ settings, want string }{
-		"after the call": {`{"hooks": {"PostToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": ` + jsonString(cmd) + `}]}]}}`,
+		"after the call": {`{"hooks": {"PostToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": ` + jsonString(cmd) + `, "onFailure": "block"}]}]}}`,
 			"sentinel's entries are under PostToolUse, none under PreToolUse, where claude asks before a call"},
-		"outside a group": {`{"hooks": {"PreToolUse": [{"type": "command", "command": ` + jsonString(cmd) + `}]}}`,
+		"outside a group": {`{"hooks": {"PreToolUse": [{"type": "command", "command": ` + jsonString(cmd) + `, "onFailure": "block"}]}}`,
 			"is not in a group of hooks"},
 	} {
 		path := filepath.Join(dir, name+".json")
@@ -329,5 +329,39 @@ func TestInspectSwitchedOff(t *testing.T) {
 	}
 	if key, err := Targets["cursor"].HooksOff(settings); err != nil || key != "" {
 		t.Errorf("cursor: %q, %v", key, err)
+	}
+}
+
+// TestInspectClaudeOnFailure: Claude Code lets the call run when a hook
+// times out, unless the entry says "onFailure": "block"; an entry without
+// it is reported, with the install that writes it.
+func TestInspectClaudeOnFailure(t *testing.T) {
+	tg := Targets["claude"]
+	cmd, _ := tg.HookCommand("/opt/sentinel/bin/sentinel", true)
+	dir := t.TempDir()
+	for name, c := range map[string]struct {
+		onFailure string
+		want      bool
+	}{"block": {`, "onFailure": "block"`, false}, "none": {``, true}, "continue": {`, "onFailure": "continue"`, true}} {
+		path := filepath.Join(dir, name+".json")
+		settings := `{"hooks": {"PreToolUse": [{"matcher": "Bash|PowerShell|Write|Edit|MultiEdit|NotebookEdit|Read|Grep", "hooks": [{"type": "command", "command": ` + jsonString(cmd) + c.onFailure + `}]}]}}`
+		if err := os.WriteFile(path, []byte(settings), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		in, err := tg.Inspect(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := len(in.Problems) == 1 && !in.Broken() && strings.Contains(in.Problems[0].What, `no "onFailure": "block"`) &&
+			strings.Contains(in.Problems[0].What, "sentinel guard install --agent claude")
+		if got != c.want || (!c.want && len(in.Problems) != 0) {
+			t.Errorf("%s: %+v, want the onFailure problem: %v", name, in.Problems, c.want)
+		}
+	}
+	// What install writes carries it.
+	entries := tg.entries(cmd)
+	h := entries["PreToolUse"][0].(map[string]any)["hooks"].([]any)[0].(map[string]any)
+	if h["onFailure"] != "block" {
+		t.Errorf("install writes %v, want \"onFailure\": \"block\"", h)
 	}
 }

@@ -86,19 +86,26 @@ const (
 	formPlugin
 )
 
-func claudeStyle(event, matcher string, timeout int) func(string) map[string][]any {
+func claudeStyle(event, matcher string, timeout int, extra ...string) func(string) map[string][]any {
 	return func(cmd string) map[string][]any {
-		return map[string][]any{event: {map[string]any{
-			"matcher": matcher,
-			"hooks":   []any{map[string]any{"type": "command", "command": cmd, "timeout": timeout}},
-		}}}
+		h := map[string]any{"type": "command", "command": cmd, "timeout": timeout}
+		for i := 0; i+1 < len(extra); i += 2 {
+			h[extra[i]] = extra[i+1]
+		}
+		return map[string][]any{event: {map[string]any{"matcher": matcher, "hooks": []any{h}}}}
 	}
 }
+
+// claudeOnFailure is Claude Code's setting (2.1.x, verified live with
+// 2.1.332) that makes a command hook that times out or fails block the
+// call: without it, a guard killed by its timeout is a non-blocking error
+// and the call runs. A version that does not know the key ignores it.
+const claudeOnFailure = "onFailure"
 
 // Targets are the agents `sentinel guard install` knows.
 var Targets = map[string]*Target{
 	"claude": {Agent: "claude", Project: ".claude/settings.json", User: ".claude/settings.json", Local: ".claude/settings.local.json",
-		entries: claudeStyle("PreToolUse", "Bash|PowerShell|Write|Edit|MultiEdit|NotebookEdit|Read|Grep", HookTimeoutSeconds)},
+		entries: claudeStyle("PreToolUse", "Bash|PowerShell|Write|Edit|MultiEdit|NotebookEdit|Read|Grep", HookTimeoutSeconds, claudeOnFailure, "block")},
 	"codex": {Agent: "codex", Project: ".codex/hooks.json", User: ".codex/hooks.json",
 		Note:    "Codex skips a project's hooks, silently, until you trust both: the project (accept Codex's prompt, or set trust_level = \"trusted\" under [projects.\"THIS PATH\"] in ~/.codex/config.toml) and this entry (open /hooks in Codex and trust it; a changed entry must be trusted again).",
 		entries: claudeStyle("PreToolUse", "Bash|apply_patch|shell", HookTimeoutSeconds)},
