@@ -86,7 +86,7 @@ type phase struct {
 	modules         string
 	url             string
 	guard, gone     bool
-	hang            bool // sentinel is a stand-in that outlives the hook's timeout
+	hang            bool   // sentinel is a stand-in that outlives the hook's timeout
 	events          string // where the wrapper records the hook's events
 	out             string // the host's output
 	srv             *fakemodel.Server
