@@ -62,6 +62,8 @@ func addPatch(path, text string) string {
 // person who trusts the hook in /hooks.
 var codex = &host{
 	pkg: "@openai/codex", bin: "codex", agent: "codex",
+	// Verified live: a hook past its timeout is a non-blocking error.
+	hangRuns: true,
 	kinds: []kind{shell, write},
 	call: func(k kind, a callArgs) []fakemodel.Call {
 		if k == write {
@@ -111,6 +113,8 @@ func TestLiveCodex(t *testing.T) { liveHost(t, codex) }
 // gateway setting (GOOGLE_GEMINI_BASE_URL).
 var geminiCLI = &host{
 	pkg: "@google/gemini-cli", bin: "gemini", agent: "gemini",
+	// Verified live: a hook past its timeout is a non-blocking error.
+	hangRuns: true,
 	// Gemini CLI's file tools refuse a path in .git, and a read of .env,
 	// themselves, before any hook ("Path not in workspace"): the write
 	// goes to a credentials file the tools accept, and the read is the
@@ -145,6 +149,8 @@ func TestLiveGeminiCLI(t *testing.T) { liveHost(t, geminiCLI) }
 // its OpenAI-compatible auth.
 var qwenCode = &host{
 	pkg: "@qwen-code/qwen-code", bin: "qwen", agent: "qwen",
+	// Verified live: a hook past its timeout is a non-blocking error.
+	hangRuns: true,
 	kinds: []kind{shell, write, read},
 	call: func(k kind, a callArgs) []fakemodel.Call {
 		switch k {
