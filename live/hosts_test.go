@@ -64,7 +64,7 @@ var codex = &host{
 	pkg: "@openai/codex", bin: "codex", agent: "codex",
 	// Verified live: a hook past its timeout is a non-blocking error.
 	hangRuns: true,
-	kinds: []kind{shell, write},
+	kinds:    []kind{shell, write},
 	call: func(k kind, a callArgs) []fakemodel.Call {
 		if k == write {
 			patch := addPatch(a.Path, a.Content)
@@ -151,7 +151,7 @@ var qwenCode = &host{
 	pkg: "@qwen-code/qwen-code", bin: "qwen", agent: "qwen",
 	// Verified live: a hook past its timeout is a non-blocking error.
 	hangRuns: true,
-	kinds: []kind{shell, write, read},
+	kinds:    []kind{shell, write, read},
 	call: func(k kind, a callArgs) []fakemodel.Call {
 		switch k {
 		case write:
