@@ -23,6 +23,8 @@ const (
 	shell kind = "shell"
 	write kind = "write"
 	read  kind = "read"
+	// ask is a shell call that sentinel answers with ask.
+	ask kind = "ask"
 )
 
 // host is one agent host under test.
@@ -59,6 +61,10 @@ type host struct {
 	// timeout install writes: the hang phase then records that instead
 	// of failing. false is the claim that a hung guard refuses the call.
 	hangRuns bool
+	// askRuns says the host, run headless as the test runs it, lets a
+	// call run that sentinel answers with ask: the ask phase then records
+	// that. false is the claim that an ask is not a yes.
+	askRuns bool
 }
 
 // executable is the host's program under modules.
@@ -97,8 +103,11 @@ type phase struct {
 const (
 	dangerCommand = "git commit --no-verify -m live"
 	okCommand     = "touch ok.txt"
-	secretValue   = "live-secret-7f3a91"
-	hookText      = "#!/bin/sh\nexit 0\n"
+	// askCommand is one sentinel asks about (code it cannot read before it
+	// runs), whose effect is asked.txt.
+	askCommand  = `eval "$(cat cmd.txt)"`
+	secretValue = "live-secret-7f3a91"
+	hookText    = "#!/bin/sh\nexit 0\n"
 	// envWrite is the write call's file for hosts that refuse writes into
 	// .git themselves.
 	envWrite = ".env.local"
@@ -360,6 +369,8 @@ func (p *phase) scripted(k kind, allowed bool) []fakemodel.Call {
 	p.t.Helper()
 	a := callArgs{Command: dangerCommand}
 	switch {
+	case k == ask:
+		a.Command = askCommand
 	case allowed:
 		a.Command = okCommand
 	case k == write:
@@ -465,6 +476,23 @@ func liveHost(t *testing.T, h *host) {
 			p.fail("with the guard, the everyday call %q did not run", okCommand)
 		}
 		t.Logf("ran (%s)", p.elapsed.Round(time.Millisecond))
+	})
+	t.Run("ask", func(t *testing.T) {
+		p := newPhase(t, h, modules, bins, true, false)
+		p.writeFile("cmd.txt", "touch asked.txt\n")
+		p.install()
+		p.run(p.scripted(ask, false))
+		r, _ := p.srv.Result()
+		switch ran := p.exists("asked.txt"); {
+		case ran && h.askRuns:
+			t.Logf("RAN: %s, headless, runs a call sentinel asks about (%s); the model got %q", h.bin, p.elapsed.Round(time.Millisecond), abbreviate(r, 300))
+		case ran:
+			p.fail("a call sentinel asks about ran")
+		case h.askRuns:
+			p.fail("a call sentinel asks about was not run: the host holds, so askRuns is wrong")
+		default:
+			t.Logf("not run (%s); the model got %q", p.elapsed.Round(time.Millisecond), abbreviate(r, 300))
+		}
 	})
 	t.Run("hang", func(t *testing.T) {
 		p := newPhase(t, h, modules, bins, true, false)
