@@ -1,101 +1,51 @@
 package live_test
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/gitsentinel/sentinel/guard/hostrun"
 	"github.com/gitsentinel/sentinel/internal/fakemodel"
 )
 
-// kind is a kind of tool call the script makes.
-type kind string
-
+// The kinds of call the phases make: the host's, and a shell call that
+// sentinel answers with ask.
 const (
-	shell kind = "shell"
-	write kind = "write"
-	read  kind = "read"
-	// ask is a shell call that sentinel answers with ask.
-	ask kind = "ask"
+	shell = hostrun.Shell
+	write = hostrun.Write
+	read  = hostrun.Read
+	ask   = hostrun.Kind("ask")
 )
 
-// host is one agent host under test.
-type host struct {
-	// pkg is the npm package, whose installed version the test reports;
-	// bin is its executable under node_modules/.bin.
-	pkg, bin string
-	// exe, when set, is the executable's path under node_modules instead
-	// (a platform package that declares no bin, such as Factory's).
-	exe string
-	// agent is sentinel's name for it (--agent).
-	agent string
-	// call returns the tool calls of a kind with its arguments, in the
-	// host's own terms: the first whose tool a request offers is made
-	// (a host offers one of several shell tools, by model).
-	call func(k kind, a callArgs) []fakemodel.Call
-	// start writes what the host needs to talk to the fake model (its
-	// settings in p.home or p.repo) and returns the command line and the
-	// environment to add.
-	start func(p *phase) (argv, env []string)
-	// afterInstall does what a person must do once the guard is
-	// installed (trusting it), when the host needs it.
-	afterInstall func(p *phase) error
-	// kinds are the kinds of call the guard phase covers; shell when
-	// empty.
-	kinds []kind
-	// writeTo is the file the write call creates, relative to the
-	// repository: git's pre-commit hook unless the host itself refuses
-	// writes into .git (then a credentials file).
-	writeTo string
-	// timeout bounds one run of the host (90 s when zero).
-	timeout time.Duration
-	// hangRuns says the host lets a call run when its hook outlives the
-	// timeout install writes: the hang phase then records that instead
-	// of failing. false is the claim that a hung guard refuses the call.
-	hangRuns bool
-	// askRuns says the host, run headless as the test runs it, lets a
-	// call run that sentinel answers with ask: the ask phase then records
-	// that. false is the claim that an ask is not a yes.
-	askRuns bool
-}
+type kind = hostrun.Kind
 
 // executable is the host's program under modules.
-func (h *host) executable(modules string) string {
-	if h.exe != "" {
-		return filepath.Join(modules, h.exe)
+func executable(h *hostrun.Host, modules string) string {
+	if h.Exe != "" {
+		return filepath.Join(modules, h.Exe)
 	}
-	return filepath.Join(modules, ".bin", h.bin)
-}
-
-// callArgs are what a scripted call acts on.
-type callArgs struct {
-	Command string // shell: the command line
-	Path    string // write, read: the absolute path
-	Content string // write: the text
+	return filepath.Join(modules, ".bin", h.Bin)
 }
 
 // phase is one run of a host: a fresh repository and home, the fake
 // model, and sentinel's binaries when the guard is installed.
 type phase struct {
 	t               *testing.T
-	h               *host
+	h               *hostrun.Host
 	dir, home, repo string
 	bins            string // this phase's copy of sentinel's binaries
 	modules         string
-	url             string
 	guard, gone     bool
 	hang            bool   // sentinel is a stand-in that outlives the hook's timeout
 	events          string // where the wrapper records the hook's events
 	out             string // the host's output
-	srv             *fakemodel.Server
+	outcome         *hostrun.Outcome
 	elapsed         time.Duration
 }
 
@@ -108,9 +58,6 @@ const (
 	askCommand  = `eval "$(cat cmd.txt)"`
 	secretValue = "live-secret-7f3a91"
 	hookText    = "#!/bin/sh\nexit 0\n"
-	// envWrite is the write call's file for hosts that refuse writes into
-	// .git themselves.
-	envWrite = ".env.local"
 )
 
 // The markers of sentinel's reasons: the rule that refuses each call, and
@@ -122,7 +69,7 @@ var (
 	gone   = "(exit status 127)"
 )
 
-func newPhase(t *testing.T, h *host, modules, bins string, guard, missing bool) *phase {
+func newPhase(t *testing.T, h *hostrun.Host, modules, bins string, guard, missing bool) *phase {
 	t.Helper()
 	dir := t.TempDir()
 	p := &phase{t: t, h: h, dir: dir, home: filepath.Join(dir, "home"), repo: filepath.Join(dir, "repo"),
@@ -171,18 +118,6 @@ func (p *phase) writeFile(rel, text string) {
 	}
 }
 
-// writeHome writes a file under the phase's home.
-func (p *phase) writeHome(rel, text string) {
-	p.t.Helper()
-	path := filepath.Join(p.home, rel)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		p.t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		p.t.Fatal(err)
-	}
-}
-
 func (p *phase) git(args ...string) string {
 	p.t.Helper()
 	out, err := run(p.repo, p.env(nil), 30*time.Second, "git", args...)
@@ -192,12 +127,12 @@ func (p *phase) git(args ...string) string {
 	return out
 }
 
-// env is the host's whole environment: nothing of the test's own but
-// what finds the tools, the phase's home, and extra.
-func (p *phase) env(extra []string) []string {
+// path is the host's PATH: sentinel's copy first when the guard is
+// installed (for an entry that finds sentinel on PATH), then the hosts and
+// the tools.
+func (p *phase) path() []string {
 	path := []string{filepath.Join(p.modules, ".bin")}
 	if p.bins != "" {
-		// First, for an entry that finds sentinel on PATH.
 		path = append([]string{p.bins}, path...)
 	}
 	for _, tool := range []string{"node", "git"} {
@@ -205,21 +140,17 @@ func (p *phase) env(extra []string) []string {
 			path = append(path, filepath.Dir(exe))
 		}
 	}
-	path = append(path, "/usr/local/bin", "/usr/bin", "/bin")
-	env := []string{
-		"PATH=" + strings.Join(path, ":"),
-		"HOME=" + p.home,
-		"USER=live", "LOGNAME=live", "SHELL=/bin/bash",
-		"XDG_CONFIG_HOME=" + filepath.Join(p.home, ".config"),
-		"XDG_CACHE_HOME=" + filepath.Join(p.home, ".cache"),
-		"XDG_STATE_HOME=" + filepath.Join(p.home, ".local", "state"),
-		"XDG_DATA_HOME=" + filepath.Join(p.home, ".local", "share"),
-		"TMPDIR=" + filepath.Join(p.dir, "tmp"),
-		"TERM=dumb", "NO_COLOR=1", "LANG=C.UTF-8",
-		"GIT_CONFIG_NOSYSTEM=1",
-	}
-	return append(env, extra...)
+	return append(path, "/usr/local/bin", "/usr/bin", "/bin")
 }
+
+// session is the phase as hostrun sees it.
+func (p *phase) session() *hostrun.Session {
+	return &hostrun.Session{Home: p.home, Repo: p.repo, Tmp: filepath.Join(p.dir, "tmp"), Guarded: p.guard}
+}
+
+// env is the host's whole environment: nothing of the test's own but
+// what finds the tools, the phase's home, and extra.
+func (p *phase) env(extra []string) []string { return p.session().Env(p.path(), extra) }
 
 // install installs the guard into the project with this phase's copy of
 // sentinel, then wraps the binary so that the events the host sends are
@@ -227,12 +158,12 @@ func (p *phase) env(extra []string) []string {
 func (p *phase) install() {
 	p.t.Helper()
 	sentinel := filepath.Join(p.bins, "sentinel")
-	out, err := run(p.repo, p.env(nil), time.Minute, sentinel, "guard", "install", "--agent", p.h.agent, "--project")
+	out, err := run(p.repo, p.env(nil), time.Minute, sentinel, "guard", "install", "--agent", p.h.Agent, "--project")
 	if err != nil {
-		p.t.Fatalf("sentinel guard install --agent %s: %v\n%s", p.h.agent, err, out)
+		p.t.Fatalf("sentinel guard install --agent %s: %v\n%s", p.h.Agent, err, out)
 	}
-	if p.h.afterInstall != nil {
-		if err := p.h.afterInstall(p); err != nil {
+	if p.h.AfterInstall != nil {
+		if err := p.h.AfterInstall(p.session()); err != nil {
 			p.t.Fatalf("after the install: %v", err)
 		}
 	}
@@ -282,56 +213,16 @@ func (p *phase) recorded() []string {
 // run runs the host for one scripted call.
 func (p *phase) run(calls []fakemodel.Call) {
 	p.t.Helper()
-	srv, err := fakemodel.Start(fakemodel.Script{Pick: func(tools []fakemodel.Tool) (fakemodel.Call, bool) {
-		for _, c := range calls {
-			for _, t := range tools {
-				if t.Name == c.Name {
-					return c, true
-				}
-			}
-		}
-		return fakemodel.Call{}, false
-	}, Final: "Finished."})
+	o, err := p.h.Turn(context.Background(), executable(p.h, p.modules), p.session(), p.path(), calls)
 	if err != nil {
 		p.t.Fatal(err)
 	}
-	p.t.Cleanup(func() { _ = srv.Close() })
-	p.srv, p.url = srv, srv.URL
-	argv, extra := p.h.start(p)
-	timeout := p.h.timeout
-	if timeout == 0 {
-		timeout = 90 * time.Second
+	p.outcome, p.out, p.elapsed = o, o.Output, o.Elapsed
+	if o.TimedOut {
+		p.fail("%s timed out after %s", p.h.Bin, o.Elapsed.Round(time.Second))
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
-	exe := argv[0]
-	if !strings.Contains(exe, "/") {
-		exe = p.h.executable(p.modules)
-	}
-	cmd := exec.CommandContext(ctx, exe, argv[1:]...)
-	cmd.Dir, cmd.Env = p.repo, p.env(extra)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = 5 * time.Second
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	start := time.Now()
-	err = cmd.Run()
-	p.elapsed = time.Since(start)
-	// What the host left running (a server, a hook) goes with it.
-	if cmd.Process != nil {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	}
-	p.out = out.String()
-	if ctx.Err() != nil {
-		p.fail("%s timed out after %s", p.h.bin, timeout)
-	}
-	var ee *exec.ExitError
-	if err != nil && !errors.As(err, &ee) {
-		p.fail("%s: %v", p.h.bin, err)
-	}
-	if _, ok := srv.Called(); !ok {
-		p.fail("the host never offered any of the tools %v to the model, so the call was not made", names(calls))
+	if !o.Made {
+		p.fail("the host never offered any of the tools %v to the model, so the call was not made", hostrun.Names(calls))
 	}
 }
 
@@ -339,14 +230,22 @@ func (p *phase) run(calls []fakemodel.Call) {
 func (p *phase) fail(format string, args ...any) {
 	p.t.Helper()
 	p.t.Fatalf("%s\nthe host's output:\n%s\nthe model's requests:\n%s\nthe hook's events:\n%s",
-		fmt.Sprintf(format, args...), tail(p.out, 40), p.srv.Summary(), strings.Join(p.recorded(), "\n"))
+		fmt.Sprintf(format, args...), tail(p.out, 40), p.summary(), strings.Join(p.recorded(), "\n"))
+}
+
+// summary is the model's log, when the host ran.
+func (p *phase) summary() string {
+	if p.outcome == nil {
+		return ""
+	}
+	return p.outcome.Summary
 }
 
 // result returns the tool result the host sent back, failing when it sent
 // none.
 func (p *phase) result() string {
 	p.t.Helper()
-	r, ok := p.srv.Result()
+	r, ok := p.outcome.Result, p.outcome.Returned
 	if !ok {
 		p.fail("the host sent no result of the call back to the model")
 	}
@@ -367,43 +266,35 @@ func (p *phase) committed() bool {
 // scripted returns the host's call of a kind, with what it acts on.
 func (p *phase) scripted(k kind, allowed bool) []fakemodel.Call {
 	p.t.Helper()
-	a := callArgs{Command: dangerCommand}
+	a := hostrun.Args{Command: dangerCommand}
 	switch {
 	case k == ask:
 		a.Command = askCommand
 	case allowed:
 		a.Command = okCommand
 	case k == write:
-		a = callArgs{Path: filepath.Join(p.repo, p.writeTarget()), Content: hookText}
+		a = hostrun.Args{Path: filepath.Join(p.repo, p.writeTarget()), Content: hookText}
 	case k == read:
-		a = callArgs{Path: filepath.Join(p.repo, ".env")}
+		a = hostrun.Args{Path: filepath.Join(p.repo, ".env")}
 	}
-	c := p.h.call(k, a)
-	if len(c) == 0 {
-		p.t.Fatalf("%s has no %s tool", p.h.bin, k)
+	c, err := p.h.Scripted(k, a)
+	if err != nil {
+		p.t.Fatal(err)
 	}
 	return c
 }
 
-func names(calls []fakemodel.Call) []string {
-	out := make([]string, len(calls))
-	for i, c := range calls {
-		out[i] = c.Name
-	}
-	return out
-}
-
 // writeTarget is the file the write call creates.
 func (p *phase) writeTarget() string {
-	if p.h.writeTo != "" {
-		return p.h.writeTo
+	if p.h.WriteTo != "" {
+		return p.h.WriteTo
 	}
 	return ".git/hooks/pre-commit"
 }
 
 // rule is the rule that refuses the phase's call of kind k.
 func (p *phase) rule(k kind) string {
-	if k == write && p.writeTarget() == envWrite {
+	if k == write && p.writeTarget() == hostrun.EnvWrite {
 		return "path.credentials"
 	}
 	return ruleOf[k]
@@ -415,29 +306,29 @@ func (p *phase) ran(k kind) bool {
 	case write:
 		return p.exists(p.writeTarget())
 	case read:
-		r, _ := p.srv.Result()
+		r := p.outcome.Result
 		return strings.Contains(r, secretValue)
 	}
 	return p.committed()
 }
 
 // liveHost runs a host's four phases, each a subtest.
-func liveHost(t *testing.T, h *host) {
+func liveHost(t *testing.T, h *hostrun.Host) {
 	modules, bins := need(t)
-	version, err := installedVersion(modules, h.pkg)
+	version, err := installedVersion(modules, h.Package)
 	if err != nil {
-		t.Skipf("%s is not installed: %v", h.pkg, err)
+		t.Skipf("%s is not installed: %v", h.Package, err)
 	}
-	if _, err := os.Stat(h.executable(modules)); err != nil {
-		t.Skipf("%s %s has no %s for this platform: %v", h.pkg, version, h.bin, err)
+	if _, err := os.Stat(executable(h, modules)); err != nil {
+		t.Skipf("%s %s has no %s for this platform: %v", h.Package, version, h.Bin, err)
 	}
-	t.Logf("%s %s", h.pkg, version)
-	kinds := h.kinds
+	t.Logf("%s %s", h.Package, version)
+	kinds := h.Kinds
 	if len(kinds) == 0 {
 		kinds = []kind{shell}
 	}
 	begin := time.Now()
-	defer func() { t.Logf("%s %s: all phases in %s", h.pkg, version, time.Since(begin).Round(time.Second)) }()
+	defer func() { t.Logf("%s %s: all phases in %s", h.Package, version, time.Since(begin).Round(time.Second)) }()
 
 	t.Run("control", func(t *testing.T) {
 		for _, k := range kinds {
@@ -482,13 +373,13 @@ func liveHost(t *testing.T, h *host) {
 		p.writeFile("cmd.txt", "touch asked.txt\n")
 		p.install()
 		p.run(p.scripted(ask, false))
-		r, _ := p.srv.Result()
+		r := p.outcome.Result
 		switch ran := p.exists("asked.txt"); {
-		case ran && h.askRuns:
-			t.Logf("RAN: %s, headless, runs a call sentinel asks about (%s); the model got %q", h.bin, p.elapsed.Round(time.Millisecond), abbreviate(r, 300))
+		case ran && h.AskRuns:
+			t.Logf("RAN: %s, headless, runs a call sentinel asks about (%s); the model got %q", h.Bin, p.elapsed.Round(time.Millisecond), abbreviate(r, 300))
 		case ran:
 			p.fail("a call sentinel asks about ran")
-		case h.askRuns:
+		case h.AskRuns:
 			p.fail("a call sentinel asks about was not run: the host holds, so askRuns is wrong")
 		default:
 			t.Logf("not run (%s); the model got %q", p.elapsed.Round(time.Millisecond), abbreviate(r, 300))
@@ -499,13 +390,13 @@ func liveHost(t *testing.T, h *host) {
 		p.hang = true
 		p.install()
 		p.run(p.scripted(shell, false))
-		r, _ := p.srv.Result()
+		r := p.outcome.Result
 		switch ran := p.ran(shell); {
-		case ran && h.hangRuns:
-			t.Logf("RAN: %s lets the call run when its hook times out (%s); the model got %q", h.bin, p.elapsed.Round(time.Millisecond), abbreviate(r, 300))
+		case ran && h.HangRuns:
+			t.Logf("RAN: %s lets the call run when its hook times out (%s); the model got %q", h.Bin, p.elapsed.Round(time.Millisecond), abbreviate(r, 300))
 		case ran:
 			p.fail("with sentinel hung past the hook's timeout, the call ran")
-		case h.hangRuns:
+		case h.HangRuns:
 			p.fail("with sentinel hung past the hook's timeout, the call was refused: the host holds, so hangRuns is wrong")
 		default:
 			t.Logf("refused (%s); the model got %q", p.elapsed.Round(time.Millisecond), abbreviate(r, 300))
@@ -518,7 +409,7 @@ func liveHost(t *testing.T, h *host) {
 		if p.ran(shell) {
 			p.fail("with sentinel's binary gone, the call ran")
 		}
-		r, _ := p.srv.Result()
+		r := p.outcome.Result
 		if !strings.Contains(r, gone) {
 			t.Errorf("with sentinel's binary gone, the result does not say so (%q): %q", gone, r)
 		}
@@ -528,12 +419,12 @@ func liveHost(t *testing.T, h *host) {
 
 // keepEvent writes a hook event into SENTINEL_LIVE_EVENTS, when set, for
 // recording it as a fixture.
-func keepEvent(t *testing.T, h *host, k kind, e string) {
+func keepEvent(t *testing.T, h *hostrun.Host, k kind, e string) {
 	dir := os.Getenv("SENTINEL_LIVE_EVENTS")
 	if dir == "" {
 		return
 	}
-	name := filepath.Join(dir, fmt.Sprintf("%s-%s-%d.json", h.agent, k, time.Now().UnixNano()))
+	name := filepath.Join(dir, fmt.Sprintf("%s-%s-%d.json", h.Agent, k, time.Now().UnixNano()))
 	if err := os.WriteFile(name, []byte(e), 0o644); err != nil {
 		t.Log(err)
 	}
