@@ -266,3 +266,28 @@ func TestHooksSwitchedOff(t *testing.T) {
 		t.Fatalf("claude: %+v, want one broken finding %q", got, want)
 	}
 }
+
+// TestClineLinkedHook: Cline CLI 3 skips a hook file that is a link, even
+// to sentinel's own script, so doctor calls it broken rather than running
+// the script through the link.
+func TestClineLinkedHook(t *testing.T) {
+	f := newFixture(t, "repo")
+	tg := install.Targets["cline"]
+	real := filepath.Join(f.root, "hooks", "PreToolUse")
+	if _, err := install.Install(tg, f.root, real, tg.PathHookCommand()); err != nil {
+		t.Fatal(err)
+	}
+	hook := filepath.Join(f.root, filepath.FromSlash(tg.Project))
+	if err := os.MkdirAll(filepath.Dir(hook), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join("..", "..", "hooks", "PreToolUse"), hook); err != nil {
+		t.Fatal(err)
+	}
+	got := find(f.check(), "guard/cline")
+	want := "cline guard (" + hook + "): the hook file is a symbolic link, and Cline CLI 3 skips a link without a word (the call then runs)"
+	fix := "remove the link " + hook + ", then: sentinel guard install --agent cline --project"
+	if len(got) != 1 || got[0].Status != Broken || got[0].Message != want || got[0].Fix != fix {
+		t.Fatalf("cline: %+v, want one broken finding %q with the fix %q", got, want, fix)
+	}
+}

@@ -261,6 +261,16 @@ func (c *checker) selfTest(name, subject string, pl place) {
 			return
 		}
 	}
+	if name == "cline" {
+		if why := clineSkipped(pl.path); why != "" {
+			// Cline CLI 3 runs only the regular files of its hooks
+			// directories: the self-test, which follows the link,
+			// would pass a hook Cline never runs.
+			c.add(Broken, subject, say("remove the link %s, then: sentinel guard install --agent cline %s", path(pl.path), pl.flag),
+				say("%s guard (%s): %s", name, path(pl.path), text(why)))
+			return
+		}
+	}
 	cwd := c.o.Dir
 	res, err := guard.SelfTestFile(c.ctx, name, pl.path, cwd, nil)
 	if err != nil {
@@ -280,6 +290,21 @@ func (c *checker) selfTest(name, subject string, pl place) {
 	if len(res) == 0 {
 		c.add(OK, subject, msg{}, say("%s guard (%s)", name, path(pl.path)))
 	}
+}
+
+// clineSkipped says why Cline CLI 3 would skip the hook file at path (""
+// when it runs it): it lists its hooks directories and runs the regular
+// files there by name, passing over a link, even to sentinel's own script,
+// without a word.
+func clineSkipped(path string) string {
+	st, err := os.Lstat(path)
+	switch {
+	case err != nil || st.Mode().IsRegular():
+		return ""
+	case st.Mode()&os.ModeSymlink != 0:
+		return "the hook file is a symbolic link, and Cline CLI 3 skips a link without a word (the call then runs)"
+	}
+	return "the hook file is not a regular file, and Cline CLI 3 skips it without a word (the call then runs)"
 }
 
 // maxCodexConfig bounds the read of Codex's own configuration.

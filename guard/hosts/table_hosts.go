@@ -30,7 +30,9 @@ var (
 	// has tools of its own: run_commands with a list of commands,
 	// read_files with a list of files, editor and apply_patch. Its
 	// parameters hold each list as JSON text in a string; the same call
-	// is under tool_call with the real values.
+	// is under tool_call with the real values (as recorded live). Its
+	// cancel ends the whole task rather than the one call, and a sub-agent's
+	// calls (parent_agent_id set) come through the same hook.
 	cline = &hostSpec{name: "cline", eventKey: "hookName", events: []string{"PreToolUse", "tool_call"},
 		envelope: clineEnvelope, inputKey: "parameters", answer: clineAnswer,
 		tools: tools(

@@ -43,7 +43,9 @@ const (
 	failCopilot
 	// failCline prints Cline's cancel and exits non-zero: Cline honours
 	// the JSON whatever the status, and its documentation says a
-	// non-zero status blocks as well.
+	// non-zero status blocks as well. The Cline CLI 3 reads the JSON
+	// alone: a hook that exits non-zero with nothing on stdout, prints
+	// what is not JSON, dies or runs past its 120 s lets the call run.
 	failCline
 	// failAmp keeps Amp's three answers, 0 (allow), 1 (ask the operator)
 	// and 2 (reject), as sentinel gave them, and rejects on any other

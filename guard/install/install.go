@@ -137,7 +137,7 @@ var Targets = map[string]*Target{
 		Note: "Kiro CLI 3 reads .kiro/hooks/ for every agent; on Kiro CLI 2, add the same command under hooks.preToolUse of each agent you use (kiro-cli agent migrate converts either way)."},
 	"cline": {Agent: "cline", Project: ".clinerules/hooks/PreToolUse", User: "Documents/Cline/Hooks/PreToolUse",
 		form: formScript, fail: failCline, userDir: "Documents/Cline",
-		Note: "Cline CLI 3 runs hooks as it finds them; the VS Code extension runs them only once Hooks are switched on in its settings."},
+		Note: "Cline CLI 3 runs hooks as it finds them (a regular file, not a link); a refusal ends its task, and the reason is in ~/.cline/data/logs/cline.log. The VS Code extension runs them only once Hooks are switched on in its settings."},
 	"goose": {Agent: "goose", Project: ".agents/plugins/sentinel/hooks/hooks.json", User: ".agents/plugins/sentinel/hooks/hooks.json",
 		projectDir: ".goosehints", userDir: ".config/goose",
 		manifest: "../plugin.json", manifestText: "{\n  \"name\": \"sentinel\",\n  \"version\": \"1.0.0\",\n  \"description\": \"sentinel guard: refuses destructive commands and writes to protected files before they run\"\n}\n",

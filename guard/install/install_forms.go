@@ -87,7 +87,9 @@ func installFile(b below, path string, content []byte, mode os.FileMode) (*Insta
 		return nil, err
 	}
 	// The mode is set whatever the old file's was: a hook file that is not
-	// executable is skipped without a word by Cline.
+	// executable is skipped without a word by Cline. (The Cline CLI 3 runs
+	// it through its #! line's interpreter whatever its mode, but skips a
+	// link, which b.read refuses here.)
 	if err := b.write(path, content, mode, true); err != nil {
 		return nil, err
 	}
