@@ -36,6 +36,11 @@ var agentSettings = sync.OnceValue(func() []string {
 		".codeium/hooks.json", ".kiro/hooks/", ".kiro/agents/", ".kiro/settings/", ".clinerules/hooks/",
 		".agents/plugins/", ".augment/", ".amp/", ".config/amp/", ".config/goose/", "documents/cline/hooks/",
 		"documents/cline/rules/hooks/",
+		// The Cline CLI 3 also runs every hook file in .cline/hooks (the
+		// project's and ~/.cline's), whose input rewrite overrides the
+		// call the guard allowed, and every plugin in .cline/plugins and
+		// ~/Documents/Cline/Plugins, unasked.
+		".cline/hooks/", ".cline/plugins/", "documents/cline/plugins/",
 	}
 	for _, rel := range install.Written() {
 		out = append(out, strings.ToLower(rel))
