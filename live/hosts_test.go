@@ -18,3 +18,4 @@ func TestLiveGeminiCLI(t *testing.T) { liveHost(t, hostrun.Hosts["gemini"]) }
 func TestLiveQwenCode(t *testing.T) { liveHost(t, hostrun.Hosts["qwen"]) }
 
 func TestLiveOpenCode(t *testing.T) { liveHost(t, hostrun.Hosts["opencode"]) }
+func TestLiveClineCLI(t *testing.T) { liveHost(t, hostrun.Hosts["cline"]) }

@@ -74,10 +74,17 @@ type Host struct {
 	WriteTo string
 	// Timeout bounds one run (90 s when zero).
 	Timeout time.Duration
+	// Refusal, when set, returns the reason of a refusal the host sends
+	// the model no result for (a hook's cancel that ends the task), from
+	// where the host keeps it in the session's home.
+	Refusal func(s *Session) (string, bool)
 	// HangRuns records that the host runs a call when its hook outlives
 	// the timeout install writes; AskRuns that, run headless, it runs a
 	// call the guard answers with ask. Both verified live.
 	HangRuns, AskRuns bool
+	// HangSkip, when set, says why the live tests do not hang the guard
+	// for this host (a timeout too long for the suite), and what is known.
+	HangSkip string
 }
 
 // Session is one run of a host: its directories and the model's address.
@@ -89,6 +96,10 @@ type Session struct {
 	URL string
 	// Guarded reports that the guard is installed in Repo.
 	Guarded bool
+	// Program and Path are the host's program and PATH for this run, set
+	// by Turn, for a host whose settings its own CLI writes.
+	Program string
+	Path    []string
 }
 
 // WriteHome writes a file under the session's home.
@@ -125,8 +136,9 @@ type Outcome struct {
 	// Called is the call the model made; Made reports that it made one.
 	Called fakemodel.Call
 	Made   bool
-	// Result is the tool result the host sent back; Returned reports
-	// that it sent one.
+	// Result is the tool result the host sent back, or the reason of a
+	// refusal it sent none for (Host.Refusal); Returned reports that there
+	// is one.
 	Result   string
 	Returned bool
 	// Elapsed is the run's wall time; TimedOut reports that it was cut
@@ -157,7 +169,7 @@ func (h *Host) Turn(ctx context.Context, exe string, s *Session, path []string, 
 		return nil, fmt.Errorf("start the model: %w", err)
 	}
 	defer srv.Close()
-	s.URL = srv.URL
+	s.URL, s.Program, s.Path = srv.URL, exe, path
 	argv, extra, err := h.Start(s)
 	if err != nil {
 		return nil, fmt.Errorf("%s's settings: %w", h.Bin, err)
@@ -191,6 +203,9 @@ func (h *Host) Turn(ctx context.Context, exe string, s *Session, path []string, 
 	o.Output = out.String()
 	o.Called, o.Made = srv.Called()
 	o.Result, o.Returned = srv.Result()
+	if !o.Returned && h.Refusal != nil {
+		o.Result, o.Returned = h.Refusal(s)
+	}
 	o.Summary = srv.Summary()
 	return o, nil
 }
