@@ -11,7 +11,7 @@ import (
 // to read how a command line is decomposed, shell and what lies below it
 // is all there is to load.
 var guardLayers = [][]string{
-	{"guard/verdict", "guard/internal/argspec", "guard/script", "guard/install"},
+	{"guard/verdict", "guard/internal/argspec", "guard/script", "guard/install", "guard/hostrun"},
 	{"guard/shell"},
 	{"guard/pathguard"},
 	{"guard/rules", "guard/policy", "guard/hosts", "guard/internal/guardtest"},
