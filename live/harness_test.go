@@ -312,8 +312,11 @@ func (p *phase) ran(k kind) bool {
 	case write:
 		return p.exists(p.writeTarget())
 	case read:
-		r := p.outcome.Result
-		return strings.Contains(r, secretValue)
+		shows := p.h.ReadShows
+		if shows == "" {
+			shows = secretValue
+		}
+		return strings.Contains(p.outcome.Result, shows)
 	}
 	return p.committed()
 }

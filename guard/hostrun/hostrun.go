@@ -78,6 +78,10 @@ type Host struct {
 	// the model no result for (a hook's cancel that ends the task), from
 	// where the host keeps it in the session's home.
 	Refusal func(s *Session) (string, bool)
+	// ReadShows is what in a read call's result shows that the read ran:
+	// the secret itself when empty; the text around it for a host that
+	// masks secrets in what its read tool returns.
+	ReadShows string
 	// HangRuns records that the host runs a call when its hook outlives
 	// the timeout install writes; AskRuns that, run headless, it runs a
 	// call the guard answers with ask. Both verified live.
