@@ -184,8 +184,9 @@ type Hook struct {
 
 // InstalledHooks returns sentinel's guard entries in an agent's settings
 // file, in every event; none for a missing file. A JSON file is read as
-// settings, a .js file as the OpenCode plugin, anything else as a hook
-// script (Cline's).
+// settings (a twin, such as Factory Droid's hooks.json, with its event
+// lists at the top), a .js file as the OpenCode plugin, anything else as
+// a hook script (Cline's).
 func InstalledHooks(path string) ([]Hook, error) {
 	if !strings.HasSuffix(path, ".json") {
 		content, err := readHookFile(path)
@@ -201,7 +202,25 @@ func InstalledHooks(path string) ([]Hook, error) {
 	if err != nil {
 		return nil, err
 	}
-	return guardHooks(m), nil
+	return guardHooksAt(m, listsAt(path)), nil
+}
+
+// listsAt is where the settings file at path keeps its event lists: at
+// its top level for a target's twin (Factory Droid's hooks.json), in its
+// "hooks" object otherwise.
+func listsAt(p string) []string {
+	s := filepath.ToSlash(p)
+	for _, t := range Targets {
+		for _, name := range t.twins {
+			for _, rel := range []string{t.Project, t.User} {
+				twin := path.Join(path.Dir(rel), name)
+				if s == twin || strings.HasSuffix(s, "/"+twin) {
+					return nil
+				}
+			}
+		}
+	}
+	return hooksKey
 }
 
 // ParseHooks returns sentinel's guard entries in the content of an agent's
@@ -226,7 +245,7 @@ func ParseHooks(path string, data []byte) ([]Hook, error) {
 	if err != nil {
 		return nil, err
 	}
-	return guardHooks(m), nil
+	return guardHooksAt(m, listsAt(path)), nil
 }
 
 // guardHooks finds sentinel's guard entries in a settings object: in a

@@ -402,7 +402,7 @@ func TestInstallPaths(t *testing.T) {
 			}
 		}
 	}
-	for _, p := range []string{".augment/sentinel-guard.sh", ".amp/sentinel-guard.sh", ".agents/plugins/sentinel/plugin.json", ".factory/hooks.json"} {
+	for _, p := range []string{".augment/sentinel-guard.sh", ".amp/sentinel-guard.sh", ".agents/plugins/sentinel/plugin.json", ".factory/hooks.json", ".factory/hooks/hooks.json"} {
 		if !has(project, p) {
 			t.Errorf("project paths lack %s", p)
 		}
@@ -417,8 +417,10 @@ func TestInstallPaths(t *testing.T) {
 			if strings.HasSuffix(p, ".json") {
 				os.WriteFile(p, []byte("{}"), 0o644)
 			}
-			if tg.twin != "" {
-				os.WriteFile(filepath.Join(filepath.Dir(p), tg.twin), []byte("{}"), 0o644)
+			for _, twin := range tg.twins {
+				tp := filepath.Join(filepath.Dir(p), filepath.FromSlash(twin))
+				os.MkdirAll(filepath.Dir(tp), 0o755)
+				os.WriteFile(tp, []byte(`{"PreToolUse":[]}`), 0o644)
 			}
 			if _, err := Install(tg, existingDir(p), p, cmd); err != nil {
 				t.Fatal(err)

@@ -58,10 +58,13 @@ type Target struct {
 	// plugin.json), relative to the settings file's directory, and what
 	// it holds.
 	manifest, manifestText string
-	// twin is a second settings file, beside the first, that the host
-	// reads in its stead when it exists (Factory Droid's hooks.json): the
-	// entries go into it too, but only when it is there.
-	twin string
+	// twins are hook files beside the settings file, keyed by event at
+	// their top level, that the host reads as well (Factory Droid's
+	// hooks.json, and the hooks/hooks.json it read before): it reads the
+	// first of them that exists, and an event that one lists runs its
+	// list in place of the settings file's. The entries go into that
+	// twin too, then, and only then.
+	twins []string
 	// projectDir and userDir are the directories, relative to the root
 	// and the home directory, whose presence shows the agent is in use
 	// there, when it is not the settings file's first component.
@@ -150,7 +153,7 @@ var Targets = map[string]*Target{
 				"hooks":   []any{map[string]any{"type": "command", "command": cmd, "timeout": HookTimeoutSeconds, "on_failure": "block"}},
 			}}}
 		}},
-	"factory": {Agent: "factory", Project: ".factory/settings.json", User: ".factory/settings.json", twin: "hooks.json",
+	"factory": {Agent: "factory", Project: ".factory/settings.json", User: ".factory/settings.json", twins: []string{"hooks.json", "hooks/hooks.json"},
 		entries: claudeStyle("PreToolUse", "Execute|Bash|Create|Write|Edit|MultiEdit|ApplyPatch|Read|Grep", HookTimeoutSeconds)},
 	"qwen": {Agent: "qwen", Project: ".qwen/settings.json", User: ".qwen/settings.json",
 		// Qwen Code counts command hook timeouts in milliseconds.
@@ -208,11 +211,11 @@ func Written() []string {
 }
 
 // extraFiles are the files an install writes besides the settings file,
-// relative to the same base: the script, the manifest and the twin.
+// relative to the same base: the script, the manifest and the twins.
 func (t *Target) extraFiles(rel string) []string {
 	var out []string
 	dir := path.Dir(rel)
-	for _, name := range []string{t.script, t.manifest, t.twin} {
+	for _, name := range slices.Concat([]string{t.script, t.manifest}, t.twins) {
 		if name != "" {
 			out = append(out, path.Clean(path.Join(dir, name)))
 		}
@@ -391,51 +394,109 @@ func installSettings(b below, o *options, t *Target, path, command string) (*Ins
 	case formHooks:
 		// the hooks object, below
 	}
-	if t.twin != "" {
-		twin := filepath.Join(filepath.Dir(path), t.twin)
-		there, err := b.exists(twin)
+	if len(t.twins) > 0 {
+		twin, m, err := t.activeTwin(b, path)
 		if err != nil {
 			return nil, err
 		}
-		if there {
-			if _, err := installHooks(b, o, t, twin, command); err != nil {
+		if twin != "" && len(t.shadowed(m)) > 0 {
+			if _, err := installHooksAt(b, o, t, twin, command, nil); err != nil {
 				return nil, err
 			}
 		}
 	}
-	return installHooks(b, o, t, path, command)
+	return installHooksAt(b, o, t, path, command, hooksKey)
 }
 
-// installHooks merges the entries into a settings file's "hooks" object.
-func installHooks(b below, o *options, t *Target, path, command string) (*InstallResult, error) {
+// hooksKey is where most settings files keep their hooks: a "hooks"
+// object of event lists. A twin keeps its event lists at its top level
+// (nil).
+var hooksKey = []string{"hooks"}
+
+// activeTwin returns the twin the host reads beside the settings file at
+// path, with what it holds: the first of the target's twins that exists;
+// "" when none does.
+func (t *Target) activeTwin(b below, path string) (string, map[string]any, error) {
+	for _, name := range t.twins {
+		twin := filepath.Join(filepath.Dir(path), filepath.FromSlash(name))
+		m, orig, err := readSettings(b, twin)
+		if err != nil {
+			return "", nil, err
+		}
+		if orig != nil {
+			return twin, m, nil
+		}
+	}
+	return "", nil, nil
+}
+
+// shadowed returns the events install writes that a twin's content m
+// lists, whose lists the host runs in place of the settings file's.
+func (t *Target) shadowed(m map[string]any) []string {
+	var out []string
+	for _, ev := range sortedKeys(t.entriesOrNil()) {
+		if _, ok := m[ev].([]any); ok {
+			out = append(out, ev)
+		}
+	}
+	return out
+}
+
+// hooksAt returns the object of event lists at at (the file's top level
+// for nil): nil when it is missing, an error when it is not an object.
+func hooksAt(path string, m map[string]any, at []string) (map[string]any, error) {
+	if len(at) == 0 {
+		return m, nil
+	}
+	hooks, _ := m[at[0]].(map[string]any)
+	if hooks == nil && m[at[0]] != nil {
+		return nil, &SettingsError{path, 1, 1, fmt.Sprintf("%q is not an object", at[0])}
+	}
+	return hooks, nil
+}
+
+// guardHooksAt finds sentinel's guard entries in a settings object whose
+// event lists are at at.
+func guardHooksAt(m map[string]any, at []string) []Hook {
+	if len(at) == 0 {
+		return guardHooks(map[string]any{"hooks": m})
+	}
+	return guardHooks(m)
+}
+
+// installHooksAt merges the entries into the object of event lists at at
+// in a settings file: its "hooks" object (hooksKey), or its top level.
+func installHooksAt(b below, o *options, t *Target, path, command string, at []string) (*InstallResult, error) {
 	m, orig, err := readSettings(b, path)
 	if err != nil {
 		return nil, err
 	}
 	// A file that already runs the guard is not the user's original.
-	keep := orig != nil && len(guardHooks(m)) == 0
+	keep := orig != nil && len(guardHooksAt(m, at)) == 0
 	for k, v := range t.top {
 		if _, ok := m[k]; !ok {
 			m[k] = v
 		}
 	}
-	hooks, _ := m["hooks"].(map[string]any)
+	hooks, err := hooksAt(path, m, at)
+	if err != nil {
+		return nil, err
+	}
 	if hooks == nil {
-		if m["hooks"] != nil {
-			return nil, &SettingsError{path, 1, 1, `"hooks" is not an object`}
-		}
 		hooks = map[string]any{}
 	}
 	for event, add := range t.entries(command) {
 		list, _ := hooks[event].([]any)
 		if hooks[event] != nil && list == nil {
-			return nil, &SettingsError{path, 1, 1, fmt.Sprintf("hooks.%s is not a list", event)}
+			return nil, &SettingsError{path, 1, 1, fmt.Sprintf("%s is not a list", strings.Join(append(slices.Clone(at), event), "."))}
 		}
 		kept, _ := withoutOurs(list)
 		hooks[event] = append(kept, add...)
 	}
-	m["hooks"] = hooks
-	edit := func(d *textDoc) error { return editInstallHooks(d, t, command) }
+	if len(at) > 0 {
+		m[at[0]] = hooks
+	}
+	edit := func(d *textDoc) error { return editInstallHooks(d, t, command, at) }
 	return writeSettings(b, o, path, orig, m, edit, keep, false)
 }
 
@@ -458,12 +519,12 @@ func Uninstall(t *Target, root, path string, opts ...Option) (*InstallResult, er
 		}
 		return res, err
 	}
-	if t.twin != "" {
-		if _, err := uninstallHooks(b, o, t, filepath.Join(filepath.Dir(path), t.twin)); err != nil {
+	for _, name := range t.twins {
+		if _, err := uninstallHooksAt(b, o, t, filepath.Join(filepath.Dir(path), filepath.FromSlash(name)), nil); err != nil {
 			return nil, err
 		}
 	}
-	res, err := uninstallHooks(b, o, t, path)
+	res, err := uninstallHooksAt(b, o, t, path, hooksKey)
 	if err != nil {
 		return nil, err
 	}
@@ -483,17 +544,18 @@ func Uninstall(t *Target, root, path string, opts ...Option) (*InstallResult, er
 	return res, nil
 }
 
-// uninstallHooks removes sentinel's entries from a settings file's
-// "hooks" object.
-func uninstallHooks(b below, o *options, t *Target, path string) (*InstallResult, error) {
+// uninstallHooksAt removes sentinel's entries from the object of event
+// lists at at in a settings file: its "hooks" object (hooksKey), which
+// goes when nothing else is left in it, or its top level.
+func uninstallHooksAt(b below, o *options, t *Target, path string, at []string) (*InstallResult, error) {
 	m, orig, err := readSettings(b, path)
 	if err != nil {
 		return nil, err
 	}
-	if orig == nil || len(guardHooks(m)) == 0 {
+	if orig == nil || len(guardHooksAt(m, at)) == 0 {
 		return &InstallResult{Path: path}, nil
 	}
-	hooks, _ := m["hooks"].(map[string]any)
+	hooks, _ := hooksAt(path, m, at)
 	removedAny := false
 	for event := range t.entries("") {
 		list, _ := hooks[event].([]any)
@@ -502,16 +564,24 @@ func uninstallHooks(b below, o *options, t *Target, path string) (*InstallResult
 			continue
 		}
 		removedAny = true
-		if len(kept) == 0 {
+		switch {
+		case len(at) == 0:
+			// A twin's list stays, empty or not, as editUninstallHooks
+			// says.
+			if kept == nil {
+				kept = []any{}
+			}
+			hooks[event] = kept
+		case len(kept) == 0:
 			delete(hooks, event)
-		} else {
+		default:
 			hooks[event] = kept
 		}
 	}
-	if removedAny && len(hooks) == 0 {
-		delete(m, "hooks")
+	if removedAny && len(at) > 0 && len(hooks) == 0 {
+		delete(m, at[0])
 	}
-	edit := func(d *textDoc) error { return editUninstallHooks(d, t) }
+	edit := func(d *textDoc) error { return editUninstallHooks(d, t, at) }
 	return writeSettings(b, o, path, orig, m, edit, false, true)
 }
 

@@ -214,29 +214,61 @@ func jsonBytes(v any) []byte {
 	return b
 }
 
-// TestFactoryTwin: Droid reads .factory/hooks.json instead of
-// settings.json's hooks when it is there, so the entry goes into both
-// then, and only then.
+// TestFactoryTwin: Droid reads .factory/hooks.json, else the
+// .factory/hooks/hooks.json it wrote before, beside settings.json: the
+// file's event lists are at its top level, and an event it lists runs
+// that list in place of settings.json's. The entry goes into the twin
+// when it lists PreToolUse, and only then; uninstall takes it out of
+// both, and leaves the twin's list.
 func TestFactoryTwin(t *testing.T) {
 	tg := Targets["factory"]
-	dir := filepath.Join(t.TempDir(), ".factory")
-	os.MkdirAll(dir, 0o755)
-	os.WriteFile(filepath.Join(dir, "hooks.json"), []byte(`{"hooks":{"PostToolUse":[]}}`), 0o644)
-	cmd, _ := tg.HookCommand("/x/sentinel", false)
-	path := filepath.Join(dir, "settings.json")
-	if _, err := Install(tg, existingDir(path), path, cmd); err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range []string{"settings.json", "hooks.json"} {
-		if h, err := InstalledHooks(filepath.Join(dir, f)); err != nil || len(h) != 1 {
-			t.Errorf("%s: %v %v", f, h, err)
+	mine := `{"type":"command","command":"/usr/local/bin/audit"}`
+	for _, c := range []struct {
+		name, twin, content string
+		// in says the entry goes into the twin.
+		in bool
+	}{
+		{"lists PreToolUse", "hooks.json", `{"PreToolUse":[{"matcher":"Execute","hooks":[` + mine + `]}]}`, true},
+		{"lists it empty", "hooks.json", `{"PreToolUse":[]}`, true},
+		{"other events", "hooks.json", `{"PostToolUse":[{"hooks":[` + mine + `]}]}`, false},
+		{"the older form's", "hooks.json", `{"hooks":{"PreToolUse":[]}}`, false},
+		{"legacy", "hooks/hooks.json", `{"PreToolUse":[]}`, true},
+	} {
+		dir := filepath.Join(t.TempDir(), ".factory")
+		twin := filepath.Join(dir, filepath.FromSlash(c.twin))
+		os.MkdirAll(filepath.Dir(twin), 0o755)
+		os.WriteFile(twin, []byte(c.content), 0o644)
+		cmd, _ := tg.HookCommand("/x/sentinel", false)
+		path := filepath.Join(dir, "settings.json")
+		if _, err := Install(tg, existingDir(path), path, cmd); err != nil {
+			t.Fatal(err)
 		}
-	}
-	if _, err := Uninstall(tg, existingDir(path), path); err != nil {
-		t.Fatal(err)
-	}
-	if h, _ := InstalledHooks(filepath.Join(dir, "hooks.json")); len(h) != 0 {
-		t.Errorf("hooks.json kept the guard: %v", h)
+		if h, err := InstalledHooks(path); err != nil || len(h) != 1 {
+			t.Errorf("%s: settings.json: %v %v", c.name, h, err)
+		}
+		h, err := InstalledHooks(twin)
+		if err != nil || (len(h) == 1) != c.in {
+			t.Errorf("%s: %s: %v %v", c.name, c.twin, h, err)
+		}
+		if c.in {
+			m := readJSON(t, twin)
+			if dig(m, "PreToolUse", len(m["PreToolUse"].([]any))-1, "hooks", 0, "command") != cmd || m["hooks"] != nil {
+				t.Errorf("%s: %s: %v", c.name, c.twin, m)
+			}
+		}
+		if _, err := Uninstall(tg, existingDir(path), path); err != nil {
+			t.Fatal(err)
+		}
+		if h, _ := InstalledHooks(twin); len(h) != 0 {
+			t.Errorf("%s: %s kept the guard: %v", c.name, c.twin, h)
+		}
+		got, _ := os.ReadFile(twin)
+		if c.in && !strings.Contains(string(got), `"PreToolUse"`) {
+			t.Errorf("%s: uninstall took the twin's PreToolUse list: %s", c.name, got)
+		}
+		if c.content != `{"PreToolUse":[]}` && !c.in && string(got) != c.content {
+			t.Errorf("%s: uninstall changed %s: %s", c.name, c.twin, got)
+		}
 	}
 }
 

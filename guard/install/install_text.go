@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"sort"
 
 	"github.com/gitsentinel/sentinel/internal/atomicfile"
@@ -251,36 +252,40 @@ func pickHook(v any) (bool, int) {
 	return false, first
 }
 
-// editInstallHooks is installHooks's change as a text edit.
-func editInstallHooks(d *textDoc, t *Target, command string) error {
+// editInstallHooks is installHooksAt's change as a text edit.
+func editInstallHooks(d *textDoc, t *Target, command string, at []string) error {
 	for _, k := range sortedKeys(t.top) {
 		if err := d.setMissing(nil, k, t.top[k]); err != nil {
 			return err
 		}
 	}
 	entries := t.entries(command)
-	if hooks, err := d.node("hooks"); err != nil || hooks == nil {
-		if err != nil {
-			return err
+	if len(at) > 0 {
+		if hooks, err := d.node(at...); err != nil || hooks == nil {
+			if err != nil {
+				return err
+			}
+			return d.setMissing(nil, at[0], entries)
 		}
-		return d.setMissing(nil, "hooks", entries)
 	}
 	for _, ev := range sortedKeys(entries) {
-		if _, err := d.dropFromList([]string{"hooks", ev}, pickHook); err != nil {
+		keys := append(slices.Clone(at), ev)
+		if _, err := d.dropFromList(keys, pickHook); err != nil {
 			return err
 		}
-		if err := d.addToList([]string{"hooks", ev}, entries[ev], false); err != nil {
+		if err := d.addToList(keys, entries[ev], false); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// editUninstallHooks is uninstallHooks's change as a text edit.
-func editUninstallHooks(d *textDoc, t *Target) error {
+// editUninstallHooks is uninstallHooksAt's change as a text edit.
+func editUninstallHooks(d *textDoc, t *Target, at []string) error {
 	removedAny := false
 	for _, ev := range sortedKeys(t.entries("")) {
-		removed, err := d.dropFromList([]string{"hooks", ev}, pickHook)
+		keys := append(slices.Clone(at), ev)
+		removed, err := d.dropFromList(keys, pickHook)
 		if err != nil {
 			return err
 		}
@@ -288,23 +293,29 @@ func editUninstallHooks(d *textDoc, t *Target) error {
 			continue
 		}
 		removedAny = true
-		if n, err := d.listLen("hooks", ev); err != nil || n == 0 {
+		// A twin listed the event before the install (or the entry would
+		// not be there): its list stays, empty, for the host still reads
+		// it in place of the settings file's.
+		if len(at) == 0 {
+			continue
+		}
+		if n, err := d.listLen(keys...); err != nil || n == 0 {
 			if err != nil {
 				return err
 			}
-			if err := d.removeKey([]string{"hooks"}, ev); err != nil {
+			if err := d.removeKey(at, ev); err != nil {
 				return err
 			}
 		}
 	}
-	if !removedAny {
+	if !removedAny || len(at) == 0 {
 		return nil
 	}
-	n, err := d.objLen("hooks")
+	n, err := d.objLen(at...)
 	if err != nil || n != 0 {
 		return err
 	}
-	return d.removeKey(nil, "hooks")
+	return d.removeKey(nil, at[0])
 }
 
 func pickKiro(v any) (bool, int) {
