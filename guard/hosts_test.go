@@ -290,7 +290,9 @@ func TestHostAnswers(t *testing.T) {
 		{"augment", deny, 2, ""}, {"augment", allow, 0, ""},
 		{"amp", deny, 2, ""}, {"amp", ask, 1, ""}, {"amp", warn, 1, ""}, {"amp", allow, 0, ""},
 		{"factory", deny, 2, ""}, {"factory", allow, 0, ""},
-		{"factory", ask, 0, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"sentinel guard [y]: maybe"}}` + "\n"},
+		// Droid's "ask" asks no one: an ask is a refusal.
+		{"factory", ask, 2, ""},
+		{"factory", warn, 0, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"sentinel guard [z]: careful"}}` + "\n"},
 		{"qwen", deny, 2, ""}, {"qwen", allow, 0, ""},
 		{"cline", allow, 0, `{"cancel":false}` + "\n"},
 		{"cline", deny, 0, `{"cancel":true,"errorMessage":"sentinel guard [x]: no"}` + "\n"},

@@ -23,7 +23,7 @@ func exit2Answer(d verdict.Outcome) Answer {
 }
 
 // cloneAnswer is the answer of hosts that copied Claude Code's hook output
-// (Factory Droid, Qwen Code): an ask is hookSpecificOutput's "ask", and a
+// (Qwen Code): an ask is hookSpecificOutput's "ask", and a
 // refusal is exit status 2 with the reason on stderr, the form their
 // documentation gives first and which blocks whatever the JSON says.
 func cloneAnswer(d verdict.Outcome) Answer {
@@ -34,6 +34,23 @@ func cloneAnswer(d verdict.Outcome) Answer {
 		return Answer{Stdout: ClaudeResponse(d)}
 	}
 	return Answer{Stderr: answerReason(d) + "\n", Exit: 2}
+}
+
+// factoryAnswer is Factory Droid's: Claude Code's hook output, but Droid
+// takes a permissionDecision of "ask" for a note in its log and runs the
+// call as its own autonomy level allows, which droid exec and a
+// high-autonomy session do without asking anyone (0.225.2). An ask is
+// therefore a refusal that says how a person allows the call, as for the
+// hosts that cannot ask; a MEDIUM warning stays Claude Code's "ask", the
+// call running as Droid would run it.
+func factoryAnswer(d verdict.Outcome) Answer {
+	switch d.Verdict {
+	case verdict.Allow:
+		return Answer{}
+	case verdict.Warn:
+		return Answer{Stdout: ClaudeResponse(d)}
+	}
+	return Answer{Stderr: askAsDeny(d) + "\n", Exit: 2}
 }
 
 // pathOf returns the first of keys the object holds, as a required

@@ -61,8 +61,12 @@ var (
 
 	// Factory Droid: Claude Code's envelope with Droid's own tool names
 	// (docs.factory.ai hooks reference; some versions write the
-	// envelope's keys in camelCase).
-	factory = &hostSpec{name: "factory", toolKey: "tool_name", inputKey: "tool_input", answer: cloneAnswer,
+	// envelope's keys in camelCase). Droid 0.225.2 sends the snake_case
+	// envelope, Execute with summary, riskLevel and riskLevelReason
+	// beside the command, and Create, Edit and Read with file_path; it
+	// offers ApplyPatch in place of Create and Edit to the models that
+	// take patches.
+	factory = &hostSpec{name: "factory", toolKey: "tool_name", inputKey: "tool_input", answer: factoryAnswer,
 		tools: tools(
 			row(bash("command"), "Execute", "Bash"),
 			row(file("patch", "input", "patch"), "ApplyPatch"),
