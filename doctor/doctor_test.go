@@ -291,3 +291,34 @@ func TestClineLinkedHook(t *testing.T) {
 		t.Fatalf("cline: %+v, want one broken finding %q with the fix %q", got, want, fix)
 	}
 }
+
+// TestFactoryTwinShadows: a .factory/hooks.json that lists PreToolUse
+// hooks runs them in place of settings.json's, so the guard installed in
+// settings.json guards nothing: broken, fixed by installing again; and a
+// user's hooks.json with "hooksDisabled": true switches every hook off.
+func TestFactoryTwinShadows(t *testing.T) {
+	f := newFixture(t, "repo")
+	tg := install.Targets["factory"]
+	settings := filepath.Join(f.root, ".factory", "settings.json")
+	if _, err := install.Install(tg, f.root, settings, tg.PathHookCommand()); err != nil {
+		t.Fatal(err)
+	}
+	twin := f.write(".factory/hooks.json", `{"PreToolUse":[{"matcher":"Execute","hooks":[{"type":"command","command":"/usr/local/bin/audit"}]}]}`)
+	got := find(f.check(), "guard/factory")
+	want := "factory guard (" + settings + "): the entry under PreToolUse never runs: " + twin + " lists PreToolUse hooks, which factory runs in place of this file's"
+	if len(got) != 1 || got[0].Status != Broken || got[0].Message != want || got[0].Fix != "sentinel guard install --agent factory --project" {
+		t.Fatalf("factory: %+v, want one broken finding %q", got, want)
+	}
+	if _, err := install.Install(tg, f.root, settings, tg.PathHookCommand()); err != nil {
+		t.Fatal(err)
+	}
+	if got := find(f.check(), "guard/factory"); len(got) != 1 || got[0].Status != OK {
+		t.Fatalf("factory, installed again: %+v", got)
+	}
+	off := f.write(filepath.Join(f.home, ".factory", "hooks.json"), `{"hooksDisabled":true}`)
+	got = find(f.check(), "guard/factory")
+	want = `factory guard: ` + off + ` sets "hooksDisabled", so factory runs no hook, the guard's with them`
+	if len(got) != 1 || got[0].Status != Broken || got[0].Message != want || got[0].Fix != `remove "hooksDisabled" from `+off {
+		t.Fatalf("factory: %+v, want one broken finding %q", got, want)
+	}
+}

@@ -92,9 +92,11 @@ func (c *checker) guards(root string, expect []string) error {
 		// switches off the entries of all of them.
 		off := false
 		for _, pl := range places {
-			if key, err := t.HooksOff(pl.path); err == nil && key != "" {
-				off = true
-				c.add(Broken, subject, say("remove %q from %s", key, path(pl.path)), say("%s guard: %s sets %q, so %s runs no hook, the guard's with them", name, path(pl.path), key, name))
+			for _, f := range t.HookFiles(pl.path) {
+				if key, err := t.HooksOff(f); err == nil && key != "" {
+					off = true
+					c.add(Broken, subject, say("remove %q from %s", key, path(f)), say("%s guard: %s sets %q, so %s runs no hook, the guard's with them", name, path(f), key, name))
+				}
 			}
 		}
 		for _, pl := range places {

@@ -122,14 +122,22 @@ func (in *Inspection) Broken() bool {
 // is not what install writes (only sentinel's command, alone, is not
 // altered), and entries that do not reach the tools that run commands and
 // write. A missing file, or one without sentinel's entries, has no Hooks.
+//
+// For a host with twins (Factory Droid), the twin it reads beside the file
+// counts too: an event the twin lists runs the twin's list, so the file's
+// entries under it never run, and the twin's are inspected in their place.
 func (t *Target) Inspect(path string) (*Inspection, error) {
 	hooks, err := InstalledHooks(path)
-	if err != nil || len(hooks) == 0 {
+	if err != nil {
 		return &Inspection{Hooks: hooks}, err
 	}
-	in := &Inspection{Hooks: hooks}
+	run, theirs, shadowed, err := t.twinned(path, hooks)
+	if err != nil || len(hooks)+len(theirs) == 0 {
+		return &Inspection{Hooks: hooks}, err
+	}
+	in := &Inspection{Hooks: slices.Concat(hooks, theirs), Problems: shadowed}
 	var sound []Hook
-	for _, h := range hooks {
+	for _, h := range run {
 		if h.Disabled {
 			in.Problems = append(in.Problems, Problem{Broken: true, Event: h.Event,
 				What: fmt.Sprintf("the entry under %s is switched off (\"enabled\": false), so %s skips it", h.Event, t.Agent)})
@@ -158,24 +166,87 @@ func (t *Target) Inspect(path string) (*Inspection, error) {
 	return in, nil
 }
 
-// disableKeys are the settings keys that switch off every hook of a host,
-// the guard's with them, whichever of its settings files sets them.
-var disableKeys = map[string]string{"claude": "disableAllHooks"}
+// twinned splits a settings file's entries by what its host runs, for a
+// host with twins: the twin it reads beside the file takes the place of
+// the file's list for each event it lists. It returns the entries that
+// run (the file's for the other events, the twin's for those), the twin's
+// entries, and a problem for each event whose entries in the file never
+// run, the twin not running the guard there itself.
+func (t *Target) twinned(path string, hooks []Hook) (run, theirs []Hook, shadowed []Problem, err error) {
+	if len(t.twins) == 0 {
+		return hooks, nil, nil, nil
+	}
+	twin, m, err := t.activeTwin("", path)
+	if err != nil || twin == "" {
+		return hooks, nil, nil, err
+	}
+	lists := t.shadowed(m)
+	for _, h := range guardHooksAt(m, nil) {
+		if slices.Contains(lists, h.Event) {
+			theirs = append(theirs, h)
+		}
+	}
+	for _, h := range hooks {
+		if !slices.Contains(lists, h.Event) {
+			run = append(run, h)
+			continue
+		}
+		if !slices.ContainsFunc(theirs, func(o Hook) bool { return o.Event == h.Event }) &&
+			!slices.ContainsFunc(shadowed, func(p Problem) bool { return p.Event == h.Event }) {
+			shadowed = append(shadowed, Problem{Broken: true, Event: h.Event,
+				What: fmt.Sprintf("the entry under %s never runs: %s lists %s hooks, which %s runs in place of this file's", h.Event, twin, h.Event, t.Agent)})
+		}
+	}
+	return append(run, theirs...), theirs, shadowed, nil
+}
+
+// HookFiles lists the files the host reads hooks from for the settings
+// file at path: the file itself and, for a host with twins, the twin it
+// reads beside it, when one exists.
+func (t *Target) HookFiles(path string) []string {
+	if twin, _, err := t.activeTwin("", path); err == nil && twin != "" {
+		return []string{path, twin}
+	}
+	return []string{path}
+}
+
+// disableKeys are where a host's settings hold the switch that turns off
+// every hook of it, the guard's with them, whichever of its settings files
+// sets it: the keys down to it, in a settings file whose event lists are
+// under "hooks" (a twin holds it at its top level, beside its lists).
+var disableKeys = map[string][]string{
+	"claude": {"disableAllHooks"},
+	// Droid 0.225.2 merges hooksDisabled across its levels, the user's
+	// with the project's, and runs no hook at all once it is true.
+	"factory": {"hooks", "hooksDisabled"},
+}
 
 // HooksOff reports a settings file that switches off every hook of the
-// host, sentinel's included, and the key that does: Claude Code's
-// "disableAllHooks": true, in any of the files it reads, turns off the
-// hooks of all of them. A missing file switches nothing off.
+// host, sentinel's included, and the key that does, dotted: Claude Code's
+// "disableAllHooks": true, or Factory Droid's "hooksDisabled": true under
+// "hooks" (at the top of its hooks.json), in any of the files it reads,
+// turns off the hooks of all of them. A missing file switches nothing off.
 func (t *Target) HooksOff(path string) (string, error) {
-	key := disableKeys[t.Agent]
-	if key == "" {
+	keys := disableKeys[t.Agent]
+	if len(keys) == 0 {
 		return "", nil
 	}
+	if listsAt(path) == nil && keys[0] == hooksKey[0] {
+		keys = keys[1:]
+	}
 	m, _, err := readSettings("", path)
-	if err != nil || m[key] != true {
+	if err != nil {
 		return "", err
 	}
-	return key, nil
+	var v any = m
+	for _, k := range keys {
+		o, _ := v.(map[string]any)
+		v = o[k]
+	}
+	if v != true {
+		return "", nil
+	}
+	return strings.Join(keys, "."), nil
 }
 
 // shape is how an entry's command relates to what install writes.

@@ -365,3 +365,69 @@ func TestInspectClaudeOnFailure(t *testing.T) {
 		t.Errorf("install writes %v, want \"onFailure\": \"block\"", h)
 	}
 }
+
+// TestInspectFactoryTwin: Droid runs the PreToolUse list of the hooks.json
+// (or the older hooks/hooks.json) it reads beside settings.json in place
+// of settings.json's: the guard there never runs, unless the twin runs it
+// too; and "hooksDisabled": true, under "hooks" in settings.json or at the
+// top of hooks.json, switches every hook off.
+func TestInspectFactoryTwin(t *testing.T) {
+	tg := Targets["factory"]
+	cmd := tg.PathHookCommand()
+	for _, c := range []struct {
+		name, twin, content string
+		broken              bool
+	}{
+		{"lists PreToolUse", "hooks.json", `{"PreToolUse":[{"matcher":"Execute","hooks":[{"type":"command","command":"/usr/local/bin/audit"}]}]}`, true},
+		{"lists it empty", "hooks.json", `{"PreToolUse":[]}`, true},
+		{"the older file", "hooks/hooks.json", `{"PreToolUse":[]}`, true},
+		{"other events", "hooks.json", `{"PostToolUse":[]}`, false},
+		{"a form Droid does not read", "hooks.json", `{"hooks":{"PreToolUse":[]}}`, false},
+	} {
+		dir := filepath.Join(t.TempDir(), ".factory")
+		path := filepath.Join(dir, "settings.json")
+		if _, err := Install(tg, existingDir(path), path, cmd); err != nil {
+			t.Fatal(err)
+		}
+		twin := filepath.Join(dir, filepath.FromSlash(c.twin))
+		os.MkdirAll(filepath.Dir(twin), 0o755)
+		os.WriteFile(twin, []byte(c.content), 0o644)
+		in, err := tg.Inspect(path)
+		if err != nil || in.Broken() != c.broken || len(in.Hooks) != 1 {
+			t.Errorf("%s: %+v, %v; want broken %v", c.name, in, err, c.broken)
+			continue
+		}
+		if c.broken && !strings.Contains(in.Problems[0].What, "the entry under PreToolUse never runs: "+twin+" lists PreToolUse hooks") {
+			t.Errorf("%s: %q", c.name, in.Problems[0].What)
+		}
+		if !c.broken {
+			continue
+		}
+		// Installed again, the guard is in the twin as well, and runs.
+		if _, err := Install(tg, existingDir(path), path, cmd); err != nil {
+			t.Fatal(err)
+		}
+		if in, err := tg.Inspect(path); err != nil || in.Broken() || len(in.Hooks) != 2 {
+			t.Errorf("%s, installed again: %+v, %v", c.name, in, err)
+		}
+		if files := tg.HookFiles(path); !slices.Equal(files, []string{path, twin}) {
+			t.Errorf("%s: HookFiles %v", c.name, files)
+		}
+	}
+
+	dir := filepath.Join(t.TempDir(), ".factory")
+	os.MkdirAll(dir, 0o755)
+	settings, twin := filepath.Join(dir, "settings.json"), filepath.Join(dir, "hooks.json")
+	for _, c := range []struct{ path, content, want string }{
+		{settings, `{"hooks":{"hooksDisabled":true}}`, "hooks.hooksDisabled"},
+		{settings, `{"hooks":{"hooksDisabled":false}}`, ""},
+		{settings, `{"hooksDisabled":true}`, ""},
+		{twin, `{"hooksDisabled":true}`, "hooksDisabled"},
+		{twin, `{"PreToolUse":[]}`, ""},
+	} {
+		os.WriteFile(c.path, []byte(c.content), 0o644)
+		if key, err := tg.HooksOff(c.path); err != nil || key != c.want {
+			t.Errorf("%s %s: %q, %v; want %q", filepath.Base(c.path), c.content, key, err, c.want)
+		}
+	}
+}
