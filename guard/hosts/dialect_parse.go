@@ -75,7 +75,7 @@ func signature(o object) map[string]bool {
 				sig["kiro"] = true
 			case geminiTools[tool] || o.has("tool_call_id"):
 				sig["qwen"] = true
-			case factoryTools[tool]:
+			case factoryTools[tool] || factoryMarks(o):
 				sig["factory"] = true
 			case augmentTools[tool] || strings.HasPrefix(tool, "mcp:"):
 				sig["augment"] = true
@@ -92,6 +92,16 @@ func signature(o object) map[string]bool {
 	return sig
 }
 
+// factoryMarks reports what Factory Droid's snake_case envelope carries
+// and Claude Code's does not, for the tools the two share (Read, Edit,
+// Grep): Droid's own permission modes, or a transcript in Droid's
+// sessions directory (0.225.2).
+func factoryMarks(o object) bool {
+	mode, _ := o.optional("permission_mode")
+	transcript, _ := o.optional("transcript_path")
+	return factoryModes[mode] || strings.Contains(transcript, "/.factory/sessions/")
+}
+
 // cursorMarks reports the ids Cursor puts on every hook event.
 func cursorMarks(o object) bool {
 	return o.has("conversation_id") || o.has("generation_id") || o.has("cursor_version") || o.has("workspace_roots")
@@ -106,6 +116,8 @@ var (
 	geminiTools = setOf("run_shell_command", "write_file", "replace", "edit", "read_file", "read_many_files",
 		"grep_search", "search_file_content", "list_directory", "save_memory", "web_fetch", "google_web_search")
 	factoryTools = setOf("Execute", "Create", "ApplyPatch")
+	// factoryModes are the permission modes Droid names in its events.
+	factoryModes = setOf("off", "spec", "auto-low", "auto-medium", "auto-high")
 	augmentTools = setOf("launch-process", "save-file", "str-replace-editor", "view", "remove-files", "read-process", "write-process", "kill-process", "list-processes")
 )
 

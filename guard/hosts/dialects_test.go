@@ -50,3 +50,23 @@ func TestAugmentWithCursorLikeIDs(t *testing.T) {
 		t.Fatalf("call %+v", c)
 	}
 }
+
+// A Droid event for a tool Claude Code has too (Read) is Droid's by its
+// envelope: Droid's own permission modes, or a transcript under
+// ~/.factory/sessions (Droid 0.225.2's live events); Claude Code's stays
+// Claude Code's.
+func TestFactorySharedToolNames(t *testing.T) {
+	for ev, want := range map[string]string{
+		`{"session_id":"s","transcript_path":"/home/u/.factory/sessions/-home-u-src-p/s.jsonl","cwd":"/home/u/src/p","permission_mode":"auto-low","hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"/home/u/src/p/.env"}}`: "factory",
+		`{"session_id":"s","transcript_path":"","cwd":"/home/u/src/p","permission_mode":"off","hook_event_name":"PreToolUse","tool_name":"Edit","tool_input":{"file_path":"/home/u/src/p/a","old_str":"a","new_str":"b"}}`:                            "factory",
+		`{"session_id":"s","transcript_path":"/home/u/.factory/sessions/x/s.jsonl","cwd":"/home/u/src/p","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Grep","tool_input":{"pattern":"x"}}`:                                 "factory",
+		`{"session_id":"s","transcript_path":"/home/u/.claude/projects/-home-u-src-p/s.jsonl","cwd":"/home/u/src/p","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"/home/u/src/p/.env"}}`:   "claude",
+	} {
+		if d := Detect([]byte(ev)); d.Name() != want {
+			t.Errorf("%s: recognised as %s, want %s", ev, d.Name(), want)
+		}
+		if _, err := Dialects[want].Parse([]byte(ev)); err != nil {
+			t.Errorf("%s: %v", ev, err)
+		}
+	}
+}
