@@ -62,7 +62,7 @@ var covers = map[string]*cover{
 	},
 	"factory": {
 		acts: []string{"Execute", "Bash", "Create", "Write", "Edit", "MultiEdit", "ApplyPatch"}, reads: []string{"Read", "Grep"},
-		others: []string{"LS", "Glob", "TodoWrite", "WebSearch", "FetchUrl", "Task"},
+		others: []string{"LS", "Glob", "TodoWrite", "WebSearch", "FetchUrl", "Task", "TaskOutput", "TaskStop", "ToolSearch", "Skill", "ConnectorSearch", "GenerateImage"},
 	},
 	"augment": {
 		acts: []string{"launch-process", "save-file", "str-replace-editor", "remove-files"}, reads: []string{"view"},
