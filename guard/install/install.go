@@ -520,8 +520,12 @@ func Uninstall(t *Target, root, path string, opts ...Option) (*InstallResult, er
 		return res, err
 	}
 	for _, name := range t.twins {
-		if _, err := uninstallHooksAt(b, o, t, filepath.Join(filepath.Dir(path), filepath.FromSlash(name)), nil); err != nil {
-			return nil, err
+		// An older sentinel wrote a twin's entries under "hooks", where
+		// the host never read them: they go too.
+		for _, at := range [][]string{nil, hooksKey} {
+			if _, err := uninstallHooksAt(b, o, t, filepath.Join(filepath.Dir(path), filepath.FromSlash(name)), at); err != nil {
+				return nil, err
+			}
 		}
 	}
 	res, err := uninstallHooksAt(b, o, t, path, hooksKey)

@@ -231,7 +231,7 @@ func TestFactoryTwin(t *testing.T) {
 		{"lists PreToolUse", "hooks.json", `{"PreToolUse":[{"matcher":"Execute","hooks":[` + mine + `]}]}`, true},
 		{"lists it empty", "hooks.json", `{"PreToolUse":[]}`, true},
 		{"other events", "hooks.json", `{"PostToolUse":[{"hooks":[` + mine + `]}]}`, false},
-		{"the older form's", "hooks.json", `{"hooks":{"PreToolUse":[]}}`, false},
+		{"the older form", "hooks.json", `{"hooks":{"PreToolUse":[]}}`, false},
 		{"legacy", "hooks/hooks.json", `{"PreToolUse":[]}`, true},
 	} {
 		dir := filepath.Join(t.TempDir(), ".factory")
@@ -269,6 +269,24 @@ func TestFactoryTwin(t *testing.T) {
 		if c.content != `{"PreToolUse":[]}` && !c.in && string(got) != c.content {
 			t.Errorf("%s: uninstall changed %s: %s", c.name, c.twin, got)
 		}
+	}
+
+	// An older sentinel's entry under "hooks" in hooks.json, which Droid
+	// never read, goes with the uninstall.
+	dir := filepath.Join(t.TempDir(), ".factory")
+	os.MkdirAll(dir, 0o755)
+	cmd, _ := tg.HookCommand("/x/sentinel", false)
+	old, _ := json.Marshal(map[string]any{"hooks": tg.entries(cmd)})
+	twin, path := filepath.Join(dir, "hooks.json"), filepath.Join(dir, "settings.json")
+	os.WriteFile(twin, old, 0o644)
+	if _, err := Install(tg, existingDir(path), path, cmd); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Uninstall(tg, existingDir(path), path); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(twin); strings.Contains(string(got), "sentinel") {
+		t.Errorf("the older entry stayed: %s", got)
 	}
 }
 
