@@ -1,6 +1,7 @@
 package trailers
 
 import (
+	"github.com/gitsentinel/sentinel/internal/agentmark"
 	"testing"
 )
 
@@ -139,5 +140,23 @@ func TestDetectionValueFormat(t *testing.T) {
 		if got := d.Value(tc.format, tc.tools); got != tc.want {
 			t.Errorf("Value(%q, %v) = %q, want %q", tc.format, tc.tools, got, tc.want)
 		}
+	}
+}
+
+// TestDetectMark: inside `sentinel run` the sandbox's mark names the agent
+// in an empty environment (env -i), and SENTINEL_AGENT cannot rename it.
+func TestDetectMark(t *testing.T) {
+	getenv := func(k string) string {
+		if k == "SENTINEL_AGENT" {
+			return "nobody:none"
+		}
+		return ""
+	}
+	d := Detect(Env{Getenv: getenv, Mark: &agentmark.Mark{Agent: "claude", Model: "opus"}}, nil)
+	if d == nil || d.Agent == nil || d.Agent.ID != "claude" || d.Model != "opus" {
+		t.Fatalf("Detect with the mark = %+v, want Claude Code with model opus", d)
+	}
+	if d = Detect(Env{Mark: &agentmark.Mark{Agent: "agent"}}, nil); d == nil || d.Name != "agent" {
+		t.Fatalf("Detect with an unnamed mark = %+v, want an agent", d)
 	}
 }

@@ -3,6 +3,8 @@ package trailers
 import (
 	"fmt"
 	"strings"
+
+	"github.com/gitsentinel/sentinel/internal/agentmark"
 )
 
 // Detection is the coding agent sentinel finds running it.
@@ -36,6 +38,10 @@ type Env struct {
 	// Processes walks the parent processes; nil reads the environment
 	// alone.
 	Processes *Ancestry
+	// Mark is the agent mark of the sandbox `sentinel run` started this
+	// process in, or nil outside one. It lives in the sandbox's mounts,
+	// so no environment or process tree can shed it.
+	Mark *agentmark.Mark
 }
 
 // Detect finds the coding agent running sentinel, or returns nil. An
@@ -43,7 +49,9 @@ type Env struct {
 // then the nearest parent process that runs a known agent's program wins,
 // because an agent can unset its markers but not hide its program from the
 // commands it starts (a person's shell inside an agent's session is under
-// the agent too, and is taken for it); then the markers of the known agents
+// the agent too, and is taken for it); then the mark of the sandbox
+// `sentinel run` started this process in, which env -i and setsid cannot
+// remove and SENTINEL_AGENT cannot rename; then the markers of the known agents
 // in this environment, in table order, and in the environments the parent
 // processes started with; then the generic AI_AGENT and AGENT. models maps
 // an agent ID to the model to assume when neither the agent's command line,
@@ -86,6 +94,11 @@ func Detect(env Env, models map[string]string) *Detection {
 		// SENTINEL_AGENT cannot rename an agent whose program is running.
 		d = &Detection{Agent: proc.agent, Name: proc.agent.Name, PID: proc.proc.PID,
 			Source: fmt.Sprintf("process %d (%s)", proc.proc.PID, proc.proc.Name())}
+	case env.Mark != nil:
+		d = named(env.Mark.Agent, "the sandbox's agent mark ("+agentmark.Path+")")
+		if env.Mark.Model != "" {
+			d.Model, d.ModelSource = env.Mark.Model, d.Source
+		}
 	case override != nil:
 		d = override
 	case own != nil && own.Agent != nil:

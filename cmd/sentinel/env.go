@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/gitsentinel/sentinel/internal/agentmark"
 	"github.com/gitsentinel/sentinel/trailers"
 )
 
@@ -27,6 +28,9 @@ type env struct {
 	// procs walks the parent processes, where an agent is known by its
 	// program.
 	procs *trailers.Ancestry
+	// mark is the agent mark of the sandbox `sentinel run` started this
+	// process in, or nil outside one.
+	mark *agentmark.Mark
 }
 
 // processes makes the walk up the process tree for a command run in dir;
@@ -35,7 +39,7 @@ var processes = trailers.SystemAncestry
 
 // agentEnv is what agent detection reads.
 func (e *env) agentEnv() trailers.Env {
-	return trailers.Env{Getenv: e.getenv, Processes: e.procs}
+	return trailers.Env{Getenv: e.getenv, Processes: e.procs, Mark: e.mark}
 }
 
 // newEnv is the environment of one run on args, in the working directory.
@@ -44,5 +48,9 @@ func newEnv(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 	if err != nil {
 		return nil, err
 	}
-	return &env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv, dir: dir, args: args, procs: processes(dir)}, nil
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv, dir: dir, args: args, procs: processes(dir)}
+	if m, ok := agentmark.Read(agentmark.Path); ok {
+		e.mark = &m
+	}
+	return e, nil
 }
