@@ -41,6 +41,25 @@ type Config struct {
 	Guard Guard `toml:"guard"`
 	// CI configures what sentinel ci and the pre-push hook judge.
 	CI CI `toml:"ci"`
+	// Run configures the sandbox of sentinel run.
+	Run Run `toml:"run"`
+}
+
+// Run is the [run] table: what the sandbox of `sentinel run` makes
+// writable, hides or reveals beyond its own lists. A repository is
+// untrusted input, so only the user's own configuration may widen the
+// sandbox (writable, reveal); a project's may only hide more.
+type Run struct {
+	// Writable are more paths the contained agent may write (a ~ at the
+	// start is the home directory), beside the work tree, /tmp, the host's
+	// own state and the caches.
+	Writable []string `toml:"writable"`
+	// Hide are more paths the agent must not read: files read as empty,
+	// directories as empty. A relative path is the work tree's.
+	Hide []string `toml:"hide"`
+	// Reveal are secrets of the built-in list the agent may read after all
+	// (".env" for an app whose tests read it). Never a protected path.
+	Reveal []string `toml:"reveal"`
 }
 
 // CI is the [ci] table.

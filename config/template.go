@@ -116,6 +116,13 @@ const Template = `# sentinel's project configuration. Every key is shown at its 
 # is anyone's.
 # since = ""
 
+[run]
+# What "sentinel run" hides from the agent beyond its own list (.env*, ssh
+# private keys, cloud and forge credentials): paths, relative to the work
+# tree or starting with ~. writable and reveal widen the sandbox, so they
+# count only in your own ~/.config/sentinel/config.toml, never here.
+# hide = []
+
 [hooks]
 # What a hook script does when it cannot find the sentinel binary: fail (the
 # default: the commit or push stops and says how to fix it) or, with true,

@@ -328,3 +328,24 @@ func stripJSONComments(data []byte) []byte {
 	}
 	return out
 }
+
+// CommandAgent names the known agent a command line runs, by its program's
+// name, and the model its options choose (empty when they choose none);
+// nil when the program is no known agent's. sentinel run marks its
+// sandbox with it.
+func CommandAgent(argv []string) (*Agent, string) {
+	if len(argv) == 0 {
+		return nil, ""
+	}
+	name := argv[0]
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		name = name[i+1:]
+	}
+	for _, a := range Known {
+		if a.isProgram(name) {
+			m, _, _ := a.modelFromArgs(argv[1:])
+			return a, m
+		}
+	}
+	return nil, ""
+}

@@ -67,6 +67,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 			hookCommand(e),
 			initCommand(e),
 			installCommand(e),
+			runCommand(e),
 			mergeBaselineCommand(e),
 			statusCommand(e),
 			uninstallCommand(e),

@@ -18,6 +18,11 @@ const (
 	// exitError: sentinel could not do its job (a bad flag, not a git
 	// repository, an unreadable configuration).
 	exitError = 2
+	// exitUnconfined: sentinel run could not contain the command (no
+	// sandbox applies here, or one of its rules could not be applied), so
+	// the command never ran. Apart from 0 to 2, which the command's own
+	// status passes through as, and from the shell's 126 and 127.
+	exitUnconfined = 125
 )
 
 // hostExit is an exit status an agent's hook protocol prescribes (Codex

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gitsentinel/sentinel/contain"
 	"github.com/gitsentinel/sentinel/coverage"
 	"github.com/gitsentinel/sentinel/githooks"
+	"github.com/gitsentinel/sentinel/internal/agentmark"
 	"github.com/gitsentinel/sentinel/internal/quote"
 	"github.com/urfave/cli/v2"
 )
@@ -16,6 +18,11 @@ import (
 func ratchetHook(c *cli.Context, e *env, o hookOptions) error {
 	switch o.name {
 	case "pre-commit":
+		if e.mark != nil {
+			// Inside sentinel run the baseline is read-only: the hook
+			// asks the broker outside, which runs this same hook there.
+			return brokeredPreCommit(c, e)
+		}
 		sweepTemps(c.Context, e.dir)
 		res, err := githooks.PreCommit(c.Context, e.dir)
 		if err != nil {
@@ -101,4 +108,20 @@ func warnUncountable(e *env, res *githooks.PreCommitResult) {
 			fmt.Fprintf(e.stderr, "sentinel: warning: %s is not counted (%s): the tests in it are not in the counts\n", quote.Path(sf.Path), sf.Reason)
 		}
 	}
+}
+
+// brokeredPreCommit has sentinel run's broker run the pre-commit hook
+// outside the sandbox, and reports what it said. Without a broker the
+// commit stops: the hook cannot raise a peak from inside.
+func brokeredPreCommit(c *cli.Context, e *env) error {
+	resp, err := contain.Ask(c.Context, agentmark.Socket, contain.Request{Op: "pre-commit", Index: e.getenv("GIT_INDEX_FILE")})
+	if err != nil {
+		return fmt.Errorf("pre-commit inside sentinel run: %w; the sandbox's parent is gone: restart the agent with `sentinel run -- COMMAND`", err)
+	}
+	fmt.Fprint(e.stdout, resp.Stdout)
+	fmt.Fprint(e.stderr, resp.Stderr)
+	if resp.Code != 0 {
+		return &hostExit{code: resp.Code}
+	}
+	return nil
 }

@@ -3,11 +3,17 @@
 package main
 
 import (
+	"context"
+	"fmt"
 	"os"
+	"os/exec"
+	"strings"
+	"sync"
 	"path/filepath"
 	"strconv"
 	"testing"
 
+	"github.com/gitsentinel/sentinel/contain"
 	"github.com/gitsentinel/sentinel/trailers"
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -35,6 +41,12 @@ func TestMain(m *testing.M) {
 	}})
 }
 
+// hostGoCache is Go's build cache, asked once.
+var hostGoCache = sync.OnceValue(func() string {
+	out, _ := exec.Command("go", "env", "GOCACHE").Output()
+	return strings.TrimSpace(string(out))
+})
+
 // TestScripts runs the end-to-end scripts under testdata/script with the
 // real git.
 func TestScripts(t *testing.T) {
@@ -42,6 +54,13 @@ func TestScripts(t *testing.T) {
 		Dir:                 filepath.Join("testdata", "script"),
 		RequireExplicitExec: true,
 		Cmds:                scriptCmds,
+		// [bwrap]: sentinel run can build its sandbox here.
+		Condition: func(cond string) (bool, error) {
+			if cond == "bwrap" {
+				return contain.Available(context.Background()) == nil, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 		Setup: func(e *testscript.Env) error {
 			home := filepath.Join(e.WorkDir, ".home")
 			if err := os.MkdirAll(home, 0o755); err != nil {
@@ -50,6 +69,8 @@ func TestScripts(t *testing.T) {
 			e.Setenv("HOME", home)
 			e.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
 			e.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+			// Go's own build cache, for a go test run inside a script.
+			e.Setenv("HOST_GOCACHE", hostGoCache())
 			e.Setenv(stopVar, strconv.Itoa(os.Getpid()))
 			e.Setenv("GIT_AUTHOR_NAME", "Jane Doe")
 			e.Setenv("GIT_AUTHOR_EMAIL", "jane@example.com")
