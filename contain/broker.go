@@ -62,11 +62,11 @@ type broker struct {
 	socket string
 	// empty is the empty file hidden files are bound to.
 	empty string
-	dir    string
-	ln     net.Listener
-	p      *Policy
-	self   string
-	env    []string
+	dir   string
+	ln    net.Listener
+	p     *Policy
+	self  string
+	env   []string
 	// mu runs one operation at a time: the hook's own locks hold
 	// against other writers; this keeps the broker's answers in order.
 	mu sync.Mutex

@@ -111,7 +111,9 @@ func Build(ctx context.Context, o Options) (*Policy, error) {
 	// directories, the host's own state, the caches, the user's own list.
 	p.Fresh = []string{"/tmp"}
 	p.Writable = []string{lay.Top, lay.GitDir, lay.CommonDir}
-	if t := o.Getenv("TMPDIR"); filepath.IsAbs(t) && !under(clean(t), "/tmp") {
+	// $TMPDIR is the user's own, kept as it is; below /tmp it would
+	// otherwise vanish under the fresh one.
+	if t := o.Getenv("TMPDIR"); filepath.IsAbs(t) && clean(t) != "/tmp" {
 		p.Writable = append(p.Writable, t)
 	}
 	for _, s := range hostStates[agent].State {
