@@ -44,7 +44,7 @@ type Finding struct {
 	Status Status `json:"status"`
 	// Subject is what the finding is about: sentinel, config,
 	// user-config, signers, ssh-keygen, repository, hook/NAME, baseline,
-	// or guard/AGENT.
+	// containment, or guard/AGENT.
 	Subject string `json:"subject"`
 	// Message says what was found, with paths and names as they are.
 	Message string `json:"message"`

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gitsentinel/sentinel/config"
+	"github.com/gitsentinel/sentinel/contain"
 	"github.com/gitsentinel/sentinel/coverage"
 	"github.com/gitsentinel/sentinel/githooks"
 	"github.com/gitsentinel/sentinel/gitrepo"
@@ -72,7 +73,18 @@ func (c *checker) run() error {
 			}
 		}
 	}
+	c.containment()
 	return c.guards(root, expect)
+}
+
+// containment reports whether sentinel run can contain an agent here:
+// advice, not a gap, since the hooks and the guard protect without it.
+func (c *checker) containment() {
+	if err := contain.Available(c.ctx); err != nil {
+		c.add(Advice, "containment", msg{}, say("sentinel run cannot contain an agent here: %s", text(strings.TrimPrefix(err.Error(), contain.ErrUnavailable.Error()+": "))))
+		return
+	}
+	c.add(OK, "containment", msg{}, plain("sentinel run can contain an agent here (sentinel run -- COMMAND)"))
 }
 
 // hooks reports each of sentinel's git hooks: sentinel's own, run through

@@ -33,7 +33,7 @@ var categoryOrder = []string{catEveryday, catSetup, catCI, catPlumbing}
 // (extraEntries): install and uninstall with the set-up, explain and log
 // with the everyday commands. completion is run once per machine: set-up.
 var commandCategory = map[string]string{
-	"status": catEveryday, "check": catEveryday, "count": catEveryday, "accept": catEveryday, "agent": catEveryday, "history": catEveryday,
+	"status": catEveryday, "run": catEveryday, "check": catEveryday, "count": catEveryday, "accept": catEveryday, "agent": catEveryday, "history": catEveryday,
 	"init": catSetup, "install": catSetup, "uninstall": catSetup, "doctor": catSetup, "completion": catSetup, "version": catSetup,
 	"ci":   catCI,
 	"hook": catPlumbing, "merge-baseline": catPlumbing, "trailers": catPlumbing, "guard": catPlumbing,
