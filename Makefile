@@ -21,7 +21,7 @@ GRAMMARS_NOTE = @if [ -n "$$($(GO) list -trimpath -tags '$(TAGS)' -deps \
 	-f '{{if and .CgoFiles .Stale (not .Standard)}}x{{end}}' ./cmd/sentinel 2>/dev/null || echo x)" ]; then \
 	echo "compiling the tree-sitter grammars: a few minutes the first time"; fi
 
-.PHONY: FORCE build install test live lint tidy-check vet vet-front staticcheck deadcode fmt fmt-check bench fuzz self chaos
+.PHONY: FORCE build install test bwrap live lint tidy-check vet vet-front staticcheck deadcode fmt fmt-check bench fuzz self chaos
 
 # Two binaries, installed side by side: sentinel, the front, links no C and
 # runs the hooks that must start fast (commit-msg, the agents' guard); it hands
@@ -51,12 +51,25 @@ FORCE:
 # The accuracy checks build and run real projects with their own runners
 # (pytest, javac and JUnit, g++ and GoogleTest): the coverage package alone can
 # pass go test's default ten minutes on a busy 2-core machine.
-test: lint fmt-check
+test: lint fmt-check bwrap
 	$(GO) test -timeout 45m ./...
 	# The front links no grammar: its hand-off of code to the engine is
 	# tested in its own build.
 	CGO_ENABLED=0 $(GO) test -tags 'urfave_cli_no_docs sentinel_front' -run '^TestHandleFront' ./guard/
 	@$(MAKE) --no-print-directory live
+
+# sentinel run's end-to-end tests need bubblewrap, which sentinel looks up
+# by absolute path only: installed here when missing and we are root on a
+# Debian machine; otherwise its tests skip and say why.
+bwrap:
+	@if [ ! -x /usr/bin/bwrap ] && [ ! -x /bin/bwrap ]; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+			{ timeout 300 apt-get update -q && timeout 300 apt-get install -y -q bubblewrap; } >/dev/null 2>&1 || \
+				echo "bubblewrap not installed (apt-get failed): the sentinel run tests skip"; \
+		else \
+			echo "bubblewrap is not installed: the sentinel run tests skip; install it: sudo apt-get install bubblewrap"; \
+		fi; \
+	fi
 
 # The real agent hosts against the guard (live/): their CLIs, pinned in
 # live/npm/package-lock.json, are installed once with npm ci into

@@ -22,6 +22,9 @@
 //   - guard, ci, timeline and githooks put those together for one job
 //     each: the agents' pre-tool hook, the checks over commits, the
 //     ratchet's history, the git hooks.
+//   - contain is `sentinel run`: the sandbox built from the repository's
+//     layout and guard install's paths, its engines (bubblewrap, a
+//     sandbox-exec profile), the agent mark and the broker.
 //   - doctor checks what the layers below set up (the hooks, the
 //     baseline, the configuration, the guard in each agent's settings)
 //     and reports it as findings.
