@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"net"
 	"os"
 	"os/exec"
@@ -16,8 +15,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/gitsentinel/sentinel/internal/agentmark"
 )
 
 // The broker does sentinel's own writes that the sandbox forbids its
@@ -227,13 +224,6 @@ func (b *broker) preCommit(ctx context.Context, index string) Response {
 		return refusal(fmt.Sprintf("run the pre-commit hook: %v", err))
 	}
 	return resp
-}
-
-// Inside reports whether this process runs in a sentinel run sandbox,
-// which the mark shows.
-func Inside() bool {
-	_, err := os.Stat(agentmark.Path)
-	return !errors.Is(err, fs.ErrNotExist)
 }
 
 // Ask sends one request to the broker at socket and returns its answer.
