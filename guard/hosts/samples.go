@@ -20,7 +20,7 @@ var sampleEvents = map[string]struct {
 	"claude":   {event: `{"session_id":"sentinel-test","transcript_path":"/dev/null","cwd":{{cwd}},"permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":{{command}}}}`},
 	"cline":    {event: `{"clineVersion":"3.36.0","hookName":"PreToolUse","timestamp":"1764424805000","taskId":"sentinel-test","workspaceRoots":[{{cwd}}],"userId":"sentinel-test","preToolUse":{"toolName":"execute_command","parameters":{"command":{{command}},"requires_approval":"false"}}}`},
 	"codex":    {event: `{"session_id":"sentinel-test","turn_id":"t1","cwd":{{cwd}},"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":{{command}}}}`},
-	"copilot":  {event: `{"timestamp":1764400000000,"cwd":{{cwd}},"toolName":"bash","toolArgs":{"command":{{command}},"description":"sentinel guard test"}}`},
+	"copilot":  {event: `{"sessionId":"sentinel-test","timestamp":1764400000000,"cwd":{{cwd}},"toolName":"bash","toolArgs":{"command":{{command}},"description":"sentinel guard test","mode":"sync"}}`},
 	"cursor":   {event: `{"conversation_id":"sentinel-test","generation_id":"g1","hook_event_name":"beforeShellExecution","command":{{command}},"cwd":{{cwd}},"workspace_roots":[{{cwd}}]}`},
 	"factory":  {event: `{"session_id":"sentinel-test","transcript_path":"/dev/null","cwd":{{cwd}},"permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Execute","tool_input":{"command":{{command}}},"tool_use_id":"toolu_1"}`},
 	"gemini":   {event: `{"session_id":"sentinel-test","cwd":{{cwd}},"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":{{command}}}}`},
