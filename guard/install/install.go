@@ -122,6 +122,7 @@ var Targets = map[string]*Target{
 			return map[string][]any{"beforeShellExecution": {e}, "preToolUse": {e}, "beforeReadFile": {e}}
 		}},
 	"copilot": {Agent: "copilot", Project: ".github/hooks/sentinel.json", User: ".copilot/hooks/sentinel.json",
+		Note: "Copilot CLI skips a project's hooks, silently, in a folder it does not trust, --allow-all or not: trust this one (answer Copilot's prompt with \"Yes, and remember this folder\", or add its path to \"trustedFolders\" in ~/.copilot/config.json); your own hooks (--user) run in every folder.",
 		// .github is every GitHub project's: its hooks directory, which
 		// Copilot CLI reads, is the sign of Copilot CLI.
 		projectDir: ".github/hooks",
