@@ -273,6 +273,18 @@ func (c *checker) selfTest(name, subject string, pl place) {
 			return
 		}
 	}
+	if name == "copilot" && pl.flag == "--project" {
+		if t := copilotUntrusted(c.o.Getenv, c.o.Dir); t.why != "" {
+			// Copilot CLI skips the hooks of a project in a folder it does
+			// not trust, and runs the call: the entry guards nothing there.
+			fix := plain("trust the folder in Copilot CLI: answer its prompt with \"Yes, and remember this folder\", or add the folder's absolute path to \"trustedFolders\" in ~/.copilot/config.json")
+			if t.config != "" {
+				fix = say("trust the folder in Copilot CLI: answer its prompt with \"Yes, and remember this folder\", or add %s to \"trustedFolders\" in %s", text(jsonString(resolved(c.o.Dir))), path(t.config))
+			}
+			c.add(Broken, subject, fix, say("%s guard (%s): %s", name, path(pl.path), text(t.why)))
+			return
+		}
+	}
 	cwd := c.o.Dir
 	res, err := guard.SelfTestFile(c.ctx, name, pl.path, cwd, nil)
 	if err != nil {
