@@ -70,6 +70,27 @@ func copilotUntrusted(getenv func(string) string, dir string) copilotTrust {
 	return t
 }
 
+// copilotHooksOff returns the project's Copilot CLI settings files
+// (.github/copilot/settings.json and settings.local.json) that set
+// "disableAllHooks": true: in a folder Copilot trusts, either switches off
+// every hook, the user's own (~/.copilot/hooks) as well as the project's.
+// A file that does not read switches nothing off.
+func copilotHooksOff(root string) []string {
+	var out []string
+	for _, name := range []string{"settings.json", "settings.local.json"} {
+		f := filepath.Join(root, ".github", "copilot", name)
+		data, err := atomicfile.ReadFile(f, maxCopilotConfig)
+		if err != nil {
+			continue
+		}
+		var m map[string]any
+		if json.Unmarshal(stripJSONC(data), &m) == nil && m["disableAllHooks"] == true {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // copilotTrusted returns the folders config.json lists as trusted, under
 // either key; false when the file, or either list, does not read.
 func copilotTrusted(data []byte) ([]string, bool) {

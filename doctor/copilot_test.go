@@ -157,3 +157,21 @@ func TestStripJSONC(t *testing.T) {
 		}
 	}
 }
+
+// TestCopilotHooksOff: "disableAllHooks" in the project's Copilot CLI
+// settings switches off the guard, the user's own included: broken, with
+// the edit that fixes it.
+func TestCopilotHooksOff(t *testing.T) {
+	f := newFixture(t, "repo")
+	entry, _ := json.Marshal(map[string]any{"version": 1, "hooks": map[string]any{"preToolUse": []any{
+		map[string]any{"type": "command", "bash": install.Targets["copilot"].PathHookCommand(), "timeoutSec": 5},
+	}}})
+	f.write(filepath.Join(f.home, ".copilot", "hooks", "sentinel.json"), string(entry))
+	f.write(".github/copilot/settings.json", "// the team's\n{\"disableAllHooks\": false,}\n")
+	local := f.write(".github/copilot/settings.local.json", "{\n  // off for now\n  \"disableAllHooks\": true\n}\n")
+	got := find(f.check(), "guard/copilot")
+	want := `copilot guard: ` + local + ` sets "disableAllHooks", so Copilot CLI runs no hook in a folder it trusts, the guard's and your own with them`
+	if len(got) != 1 || got[0].Status != Broken || got[0].Message != want || got[0].Fix != `remove "disableAllHooks" from `+local {
+		t.Fatalf("copilot: %+v, want one broken finding %q", got, want)
+	}
+}

@@ -99,6 +99,12 @@ func (c *checker) guards(root string, expect []string) error {
 				}
 			}
 		}
+		if name == "copilot" && root != "" {
+			for _, f := range copilotHooksOff(root) {
+				off = true
+				c.add(Broken, subject, say("remove %q from %s", "disableAllHooks", path(f)), say("%s guard: %s sets %q, so Copilot CLI runs no hook in a folder it trusts, the guard's and your own with them", name, path(f), "disableAllHooks"))
+			}
+		}
 		for _, pl := range places {
 			in, err := t.Inspect(pl.path)
 			switch {
