@@ -77,6 +77,9 @@ type Options struct {
 	// User is the user's own [run] table; Project the project's, of which
 	// only hide counts.
 	User, Project config.Run
+	// Layout is the repository's layout when the caller has it already
+	// (LoadRun's); nil asks git.
+	Layout *gitrepo.Layout
 }
 
 // Build derives the policy from the repository at o.Dir and the
@@ -90,7 +93,10 @@ func Build(ctx context.Context, o Options) (*Policy, error) {
 	if len(o.Project.Writable) > 0 || len(o.Project.Reveal) > 0 {
 		return nil, fmt.Errorf("the project's %s sets [run] writable or reveal, which only your own configuration may: a repository cannot widen the sandbox; move them to %s, or remove them", config.File, pathguard.UserConfigPath(o.Getenv))
 	}
-	lay, err := gitrepo.Locate(ctx, o.Dir)
+	lay, err := o.Layout, error(nil)
+	if lay == nil {
+		lay, err = gitrepo.Locate(ctx, o.Dir)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("sentinel run contains an agent in a git repository: %w; run it in one: cd REPOSITORY && sentinel run -- COMMAND", err)
 	}
@@ -436,33 +442,35 @@ func visible(p *Policy, getenv func(string) string) []string {
 
 // LoadRun reads the [run] tables: the user's own configuration at
 // userPath (none when it is missing) and the project's at the work tree
-// containing dir.
-func LoadRun(ctx context.Context, userPath, dir string) (user, project config.Run, err error) {
+// containing dir, and returns that work tree's layout for Build (nil
+// outside a repository, which Build then reports).
+func LoadRun(ctx context.Context, userPath, dir string) (user, project config.Run, lay *gitrepo.Layout, err error) {
 	if userPath != "" {
 		data, rerr := os.ReadFile(userPath)
 		switch {
 		case errors.Is(rerr, fs.ErrNotExist):
 		case rerr != nil:
-			return user, project, fmt.Errorf("read your configuration: %w", rerr)
+			return user, project, nil, fmt.Errorf("read your configuration: %w", rerr)
 		case len(data) > config.MaxSize:
-			return user, project, fmt.Errorf("%s is larger than %d bytes", userPath, config.MaxSize)
+			return user, project, nil, fmt.Errorf("%s is larger than %d bytes", userPath, config.MaxSize)
 		default:
 			c, perr := config.Parse(userPath, data)
 			if perr != nil {
-				return user, project, perr
+				return user, project, nil, perr
 			}
 			user = c.Run
 		}
 	}
-	top, terr := (&gitrepo.Git{Dir: dir}).Toplevel(ctx)
-	if terr != nil {
-		return user, project, nil
+	lay, lerr := gitrepo.Locate(ctx, dir)
+	if lerr != nil {
+		// Build says what is wrong with the repository.
+		return user, project, nil, nil
 	}
-	c, err := config.Load(top)
+	c, err := config.Load(lay.Top)
 	if err != nil {
-		return user, project, err
+		return user, project, nil, err
 	}
-	return user, c.Run, nil
+	return user, c.Run, lay, nil
 }
 
 // pins are the directories strictly between a writable directory and a

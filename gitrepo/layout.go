@@ -1,8 +1,11 @@
 package gitrepo
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"path/filepath"
+	"strings"
 )
 
 // ArgvCommonDir prints the repository's common git dir, which a linked
@@ -24,10 +27,32 @@ type Layout struct {
 	Hooks *Hooks
 }
 
-// Locate asks git for the layout of the work tree containing dir. Each
-// path comes from a rev-parse of its own, since a path may hold a newline.
+// ArgvLayout prints, in one process, whether the repository is bare, and
+// the work tree's root, its git dir, the common git dir and the hooks
+// directory, each an absolute path on a line of its own.
+var ArgvLayout = []string{"rev-parse", "--is-bare-repository", "--path-format=absolute",
+	"--show-toplevel", "--absolute-git-dir", "--git-common-dir", "--git-path", "hooks"}
+
+// Locate asks git for the layout of the work tree containing dir: in one
+// rev-parse when no path holds a newline (its output is then exactly five
+// lines), else each path from a rev-parse of its own.
 func Locate(ctx context.Context, dir string) (*Layout, error) {
 	g := &Git{Dir: dir}
+	if out, err := g.revParse(ctx, ArgvLayout); err == nil && bytes.Count(out, []byte{'\n'}) == 5 && bytes.HasSuffix(out, []byte{'\n'}) {
+		v := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+		if v[0] == "true" {
+			return nil, ErrBare
+		}
+		if v[0] == "false" && allAbs(v[1:]) {
+			h := &Hooks{Dir: filepath.Clean(v[4])}
+			if hp, err := g.run(ctx, nil, ArgvHooksPath); err == nil {
+				h.HooksPath = string(bytes.TrimSuffix(hp, []byte{0}))
+			}
+			return &Layout{Top: filepath.Clean(v[1]), GitDir: filepath.Clean(v[2]), CommonDir: filepath.Clean(v[3]), Hooks: h}, nil
+		}
+	} else if errors.Is(err, ErrNotRepository) || errors.Is(err, ErrNoWorkTree) {
+		return nil, err
+	}
 	top, err := g.Toplevel(ctx)
 	if err != nil {
 		return nil, err
@@ -49,4 +74,13 @@ func Locate(ctx context.Context, dir string) (*Layout, error) {
 		return nil, err
 	}
 	return &Layout{Top: filepath.Clean(top), GitDir: filepath.Clean(gitDir), CommonDir: filepath.Clean(common), Hooks: hooks}, nil
+}
+
+func allAbs(paths []string) bool {
+	for _, p := range paths {
+		if !filepath.IsAbs(p) {
+			return false
+		}
+	}
+	return true
 }

@@ -35,6 +35,16 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 		}
 		_, err = messageHook(context.Background(), e, hookOptions{name: rest[1], args: rest[2:]})
 		return err
+	case len(rest) >= 1 && rest[0] == "run":
+		// The front contains the agent itself: the engine's start-up is a
+		// third of the sandbox's.
+		if o, ok := runArgs(rest[1:]); ok {
+			e, err := newEnv(args, stdin, stdout, stderr, getenv)
+			if err != nil {
+				return err
+			}
+			return runRun(context.Background(), e, o)
+		}
 	case len(rest) >= 1 && rest[0] == "guard":
 		if o, ok := guardArgs(rest[1:]); ok {
 			e, err := newEnv(args, stdin, stdout, stderr, getenv)
