@@ -2,6 +2,7 @@ package hosts
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strings"
 
 	"github.com/gitsentinel/sentinel/guard/verdict"
@@ -368,6 +369,50 @@ func gooseTextEditor(c *Call, in object) (*Call, error) {
 		return fileCall(c, "read", in, "path")
 	}
 	return fileCall(c, "edit", in, "path")
+}
+
+// augmentEnvelope reads Augment's envelope: the tool's name, and the cwd,
+// which the event gives as its first workspace root (an older shape gave a
+// cwd). conversation_id is a string and is_mcp_tool a boolean, when
+// present.
+func augmentEnvelope(o object) (*Call, object, error) {
+	c, err := o.call("tool_name")
+	if err != nil {
+		return nil, nil, err
+	}
+	roots, err := o.strings("workspace_roots")
+	if err != nil {
+		return nil, nil, err
+	}
+	if c.Cwd == "" && len(roots) > 0 {
+		c.Cwd = roots[0]
+	}
+	if _, err := o.optional("conversation_id"); err != nil {
+		return nil, nil, err
+	}
+	if b := o.first("is_mcp_tool"); b != 0 && b != 't' && b != 'f' {
+		return nil, nil, unreadable("is_mcp_tool is not a boolean")
+	}
+	return c, o, nil
+}
+
+// augmentLaunch reads launch-process: its command, run in its cwd, which
+// a relative path places under the event's cwd.
+func augmentLaunch(c *Call, in object) (*Call, error) {
+	cwd, err := in.optional("cwd")
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case cwd == "":
+	case filepath.IsAbs(cwd) || c.Cwd == "":
+		c.Cwd = cwd
+	default:
+		c.Cwd = filepath.Join(c.Cwd, cwd)
+	}
+	c.Kind = "bash"
+	c.Command, err = in.need("command")
+	return c, err
 }
 
 // augmentRemoves reads remove-files, which deletes each of its paths.

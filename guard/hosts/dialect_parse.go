@@ -62,12 +62,14 @@ func signature(o object) map[string]bool {
 			sig["opencode"] = true
 		case "PreToolUse", "":
 			switch {
+			case augmentMarks(o):
+				// Auggie's envelope first: it carries ids named like
+				// Cursor's, and has an apply_patch of its own.
+				sig["augment"] = true
 			case o.has("turn_id") || tool == "apply_patch":
 				sig["codex"] = true
 			case augmentTools[tool]:
-				// Augment's own tool names first: Auggie's events carry
-				// ids named like Cursor's (reported from Auggie 0.36.0),
-				// and no Cursor tool has these names.
+				// Augment's own tool names: no Cursor tool has them.
 				sig["augment"] = true
 			case cursorMarks(o):
 				sig["cursor"] = true
@@ -102,6 +104,18 @@ func factoryMarks(o object) bool {
 	return factoryModes[mode] || strings.Contains(transcript, "/.factory/sessions/")
 }
 
+// augmentMarks reports Auggie's envelope (recorded from Auggie 0.36.0): a
+// PreToolUse event with is_mcp_tool, or with a conversation id and
+// workspace roots but none of the ids Cursor adds (Cursor names its
+// pre-tool event preToolUse, and Codex sends a turn id).
+func augmentMarks(o object) bool {
+	event, _ := o.optional("hook_event_name")
+	if event != "PreToolUse" || o.has("turn_id") || o.has("generation_id") || o.has("cursor_version") {
+		return false
+	}
+	return o.has("is_mcp_tool") || o.has("conversation_id") && o.has("workspace_roots")
+}
+
 // cursorMarks reports the ids Cursor puts on every hook event.
 func cursorMarks(o object) bool {
 	return o.has("conversation_id") || o.has("generation_id") || o.has("cursor_version") || o.has("workspace_roots")
@@ -118,7 +132,8 @@ var (
 	factoryTools = setOf("Execute", "Create", "ApplyPatch")
 	// factoryModes are the permission modes Droid names in its events.
 	factoryModes = setOf("off", "spec", "auto-low", "auto-medium", "auto-high")
-	augmentTools = setOf("launch-process", "save-file", "str-replace-editor", "view", "remove-files", "read-process", "write-process", "kill-process", "list-processes")
+	augmentTools = setOf("launch-process", "save-file", "str-replace-editor", "view", "remove-files", "read-process", "write-process", "kill-process", "list-processes",
+		"view-range-untruncated", "search-untruncated", "view-session", "codebase-retrieval", "web-fetch", "view_tasklist", "reorganize_tasklist", "update_tasks", "add_tasks")
 )
 
 func setOf(names ...string) map[string]bool {

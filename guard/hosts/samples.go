@@ -16,7 +16,7 @@ var sampleEvents = map[string]struct {
 	env   []string
 }{
 	"amp":      {event: `{"cmd":{{command}},"cwd":{{cwd}}}`, env: []string{"AGENT=amp", "AGENT_TOOL_NAME=Bash", "AMP_THREAD_ID=T-sentinel-test"}},
-	"augment":  {event: `{"hook_event_name":"PreToolUse","cwd":{{cwd}},"tool_name":"launch-process","tool_input":{"command":{{command}},"wait":true,"max_wait_seconds":60}}`},
+	"augment":  {event: `{"hook_event_name":"PreToolUse","conversation_id":"sentinel-test","workspace_roots":[{{cwd}}],"tool_name":"launch-process","tool_input":{"command":{{command}},"wait":true,"max_wait_seconds":60,"cwd":"."},"tool_output":"[undefined]","tool_error":null,"is_mcp_tool":false}`, env: []string{"AUGMENT_HOOK_EVENT=PreToolUse", "AUGMENT_TOOL_NAME=launch-process", "AUGMENT_CONVERSATION_ID=sentinel-test"}},
 	"claude":   {event: `{"session_id":"sentinel-test","transcript_path":"/dev/null","cwd":{{cwd}},"permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":{{command}}}}`},
 	"cline":    {event: `{"clineVersion":"3.36.0","hookName":"PreToolUse","timestamp":"1764424805000","taskId":"sentinel-test","workspaceRoots":[{{cwd}}],"userId":"sentinel-test","preToolUse":{"toolName":"execute_command","parameters":{"command":{{command}},"requires_approval":"false"}}}`},
 	"codex":    {event: `{"session_id":"sentinel-test","turn_id":"t1","cwd":{{cwd}},"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":{{command}}}}`},

@@ -76,13 +76,23 @@ var (
 			row(file("edit", "file_path", "path"), "Edit", "MultiEdit"),
 		)}
 
-	// Augment (Auggie CLI and the IDE extensions): tool_name and
-	// tool_input, with Augment's tool names (docs.augmentcode.com/cli/hooks).
-	augment = &hostSpec{name: "augment", toolKey: "tool_name", inputKey: "tool_input", answer: exit2Answer,
+	// Augment (Auggie CLI and the IDE extensions): a PreToolUse event with
+	// conversation_id, workspace_roots, tool_name, tool_input, tool_output,
+	// tool_error and is_mcp_tool, and no cwd (recorded from Auggie 0.36.0;
+	// docs.augmentcode.com/cli/hooks gives a cwd). The call runs in the
+	// first workspace root; launch-process's cwd may be relative to it.
+	// Augment blocks a call on exit status 2 only: any other status, a
+	// timeout or a hook that cannot start lets the call run.
+	augment = &hostSpec{name: "augment", eventKey: "hook_event_name", events: []string{"PreToolUse"},
+		toolKey: "tool_name", envelope: augmentEnvelope, inputKey: "tool_input", answer: exit2Answer,
 		tools: tools(
-			row(bashIn("command", "cwd"), "launch-process"),
+			row(toolSpec{read: augmentLaunch}, "launch-process"),
+			// Text typed into a running process, a shell as often as not:
+			// it is checked as a command line.
+			row(bash("input_text"), "write-process"),
 			row(file("write", "path"), "save-file"),
 			row(file("edit", "path"), "str-replace-editor"),
+			row(file("patch", "input"), "apply_patch"),
 			row(file("read", "path"), "view"),
 			row(toolSpec{read: augmentRemoves}, "remove-files"),
 		)}

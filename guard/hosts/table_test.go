@@ -16,7 +16,7 @@ func TestTableHostsFailClosed(t *testing.T) {
 			if h.eventKey != "" {
 				o[h.eventKey] = h.events[0]
 			}
-			if h.envelope != nil { // Cline's
+			if h == cline {
 				o["workspaceRoots"] = []string{"/w"}
 				o["preToolUse"] = map[string]any{"toolName": tool, h.inputKey: input}
 			} else {
