@@ -65,8 +65,11 @@ var covers = map[string]*cover{
 		others: []string{"LS", "Glob", "TodoWrite", "WebSearch", "FetchUrl", "Task", "TaskOutput", "TaskStop", "ToolSearch", "Skill", "ConnectorSearch", "GenerateImage"},
 	},
 	"augment": {
-		acts: []string{"launch-process", "save-file", "str-replace-editor", "remove-files"}, reads: []string{"view"},
-		others: []string{"kill-process", "read-process", "write-process", "list-processes", "codebase-retrieval", "web-search", "web-fetch", "diagnostics"},
+		// write-process types into a running process (a shell started
+		// with launch-process), and apply_patch writes files.
+		acts: []string{"launch-process", "write-process", "save-file", "str-replace-editor", "apply_patch", "remove-files"}, reads: []string{"view"},
+		others: []string{"kill-process", "read-process", "list-processes", "codebase-retrieval", "web-search", "web-fetch", "diagnostics",
+			"view-session", "view-range-untruncated", "search-untruncated", "view_tasklist", "reorganize_tasklist", "update_tasks", "add_tasks"},
 	},
 	"goose": {
 		acts:   []string{"developer__shell", "developer__write", "developer__edit", "developer__text_editor"},

@@ -431,3 +431,45 @@ func TestInspectFactoryTwin(t *testing.T) {
 		}
 	}
 }
+
+// TestInspectAugmentOlderMatcher: the matcher an older sentinel wrote for
+// Augment left apply_patch and write-process out, which Auggie 0.36.0
+// offers and runs without the guard: broken, and installing again puts
+// the whole matcher back.
+func TestInspectAugmentOlderMatcher(t *testing.T) {
+	tg := Targets["augment"]
+	root := t.TempDir()
+	path := filepath.Join(root, filepath.FromSlash(tg.Project))
+	cmd, err := tg.HookCommand("/opt/sentinel/bin/sentinel", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Install(tg, root, path, cmd); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := `^(launch-process|write-process|save-file|str-replace-editor|apply_patch|remove-files|view)$`
+	if !strings.Contains(string(data), now) {
+		t.Fatalf("the settings do not hold the matcher %q:\n%s", now, data)
+	}
+	older := strings.Replace(string(data), now, "launch-process|save-file|str-replace-editor|view|remove-files", 1)
+	if err := os.WriteFile(path, []byte(older), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in, err := tg.Inspect(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !in.Broken() || !strings.Contains(in.Problems[0].What, "leaves write-process, apply_patch unchecked") {
+		t.Fatalf("the older matcher: %+v, want it broken for apply_patch and write-process", in.Problems)
+	}
+	if _, err := Install(tg, root, path, cmd); err != nil {
+		t.Fatal(err)
+	}
+	if in, err := tg.Inspect(path); err != nil || len(in.Problems) > 0 {
+		t.Fatalf("installed again: %+v, %v; want no problem", in, err)
+	}
+}

@@ -161,8 +161,10 @@ var Targets = map[string]*Target{
 		entries: claudeStyle("PreToolUse", "run_shell_command|write_file|edit|replace|read_file|read_many_files|grep_search|search_file_content", HookTimeoutSeconds*1000)},
 	"augment": {Agent: "augment", Project: ".augment/settings.json", User: ".augment/settings.json", script: "sentinel-guard.sh",
 		// Augment runs a .sh file, not a command line, and counts its
-		// timeout in milliseconds.
-		entries: claudeStyle("PreToolUse", "launch-process|save-file|str-replace-editor|view|remove-files", HookTimeoutSeconds*1000)},
+		// timeout in milliseconds. Its matcher is a regular expression
+		// found anywhere in the tool's name: anchored, "view" is not
+		// also view-session or view_tasklist.
+		entries: claudeStyle("PreToolUse", "^(launch-process|write-process|save-file|str-replace-editor|apply_patch|remove-files|view)$", HookTimeoutSeconds*1000)},
 	"amp": {Agent: "amp", Project: ".amp/settings.json", User: ".config/amp/settings.json", script: "sentinel-guard.sh",
 		form: formAmp, fail: failAmp, userDir: ".config/amp",
 		Note: "Amp's delegate decides in place of Amp's own rules for the tools it covers: a call the guard allows runs without Amp's prompt, one it asks about is put to you."},
