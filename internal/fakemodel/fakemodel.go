@@ -1,6 +1,7 @@
 // Package fakemodel is a model server for tests: it listens on loopback
 // only and speaks enough of each model API family (Anthropic Messages,
-// OpenAI Chat Completions and Responses, Gemini generateContent) for one
+// OpenAI Chat Completions and Responses, Gemini generateContent, Augment's
+// chat-stream) for one
 // scripted turn of an agent host. The first request that offers the tool
 // the script wants is answered with one call of that tool; the request
 // that carries the tool's result is answered with a final text; every
@@ -55,7 +56,7 @@ type Request struct {
 	Method, Path string
 	Body         []byte
 	// Family is the API family the path belongs to: "anthropic",
-	// "chat", "responses", "gemini" or "" for a side request.
+	// "chat", "responses", "gemini", "augment" or "" for a side request.
 	Family string
 	// Tools are the tools the request offers.
 	Tools []Tool
@@ -192,6 +193,8 @@ func (m *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		f = responses{}
 	case "gemini":
 		f = gemini{}
+	case "augment":
+		f = augment{}
 	}
 	if f == nil {
 		req.Answer = "side"
@@ -259,6 +262,8 @@ func family(r *http.Request) string {
 		return "responses"
 	case strings.Contains(p, ":generateContent") || strings.Contains(p, ":streamGenerateContent"):
 		return "gemini"
+	case strings.HasSuffix(p, "/chat-stream"):
+		return "augment"
 	}
 	return ""
 }
@@ -267,6 +272,9 @@ func family(r *http.Request) string {
 // telemetry, anything else, with a success the common clients accept.
 func side(w http.ResponseWriter, r *http.Request) {
 	p := r.URL.Path
+	if augmentSide(w, p) {
+		return
+	}
 	w.Header().Set("Content-Type", "application/json")
 	switch {
 	case strings.Contains(p, "count_tokens"):
