@@ -323,6 +323,9 @@ func (p *phase) ran(k kind) bool {
 
 // liveHost runs a host's four phases, each a subtest.
 func liveHost(t *testing.T, h *hostrun.Host) {
+	// Hosts spend most of a run waiting on their model and their start-up:
+	// two at a time halve the suite on two cores (make live's -parallel).
+	t.Parallel()
 	modules, bins := need(t)
 	version, err := installedVersion(modules, h.Package)
 	if err != nil {
