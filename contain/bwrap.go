@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/gitsentinel/sentinel/internal/agentmark"
 )
@@ -135,6 +136,10 @@ func bwrapArgs(p *Policy, s bwrapSpec) []string {
 			}
 			a = append(a, "--ro-bind", src, h)
 		}
+	}
+	for _, kv := range p.Env {
+		k, v, _ := strings.Cut(kv, "=")
+		a = append(a, "--setenv", k, v)
 	}
 	if s.terminal {
 		a = append(a, "--seccomp", strconv.Itoa(seccompFD))

@@ -56,7 +56,8 @@ func TestPolicy(t *testing.T) {
 	}{
 		{p.Writable, "writable", top, true},
 		{p.Writable, "writable", git, true},
-		{p.Writable, "writable", filepath.Join(home, ".claude"), false}, // absent: nothing to bind
+		{p.Writable, "writable", filepath.Join(home, ".claude"), true}, // made for the host
+		{p.ReadOnly, "read-only", filepath.Join(home, ".claude", "settings.json"), true}, // made, to be bound
 		{p.ReadOnly, "read-only", filepath.Join(git, "hooks"), true},
 		{p.ReadOnly, "read-only", filepath.Join(git, "config"), true},
 		{p.ReadOnly, "read-only", filepath.Join(top, ".sentinel"), true},
@@ -76,9 +77,57 @@ func TestPolicy(t *testing.T) {
 	if p.Mark.Agent != "claude" || p.Mark.Model != "opus" {
 		t.Errorf("mark = %+v, want claude with model opus", p.Mark)
 	}
+	// Claude Code keeps its global state file in its state directory, and
+	// its missing hook settings there are made neutral, to be bound.
+	if !slices.Equal(p.Env, []string{"CLAUDE_CONFIG_DIR=" + filepath.Join(home, ".claude")}) {
+		t.Errorf("env = %q, want CLAUDE_CONFIG_DIR in ~/.claude", p.Env)
+	}
+	settings := filepath.Join(home, ".claude", "settings.json")
+	if b, err := os.ReadFile(settings); err != nil || string(b) != "{}\n" || !slices.Equal(p.Placeholders, []string{settings}) {
+		t.Errorf("the missing user settings were not made neutral: %q %v, placeholders %q", b, err, p.Placeholders)
+	}
 	// The hooks directory is made, so that it can be protected.
 	if fi, err := os.Stat(filepath.Join(git, "sentinel")); err != nil || !fi.IsDir() {
 		t.Errorf("the cache directory was not made: %v", err)
+	}
+}
+
+// TestClaudeConfigDir: a CLAUDE_CONFIG_DIR of the user's own is the
+// state, and its settings are protected as ~/.claude's are; a relative
+// one is refused; the global state file is seeded inside once.
+func TestClaudeConfigDir(t *testing.T) {
+	top, home, getenv := fixture(t)
+	if err := os.WriteFile(filepath.Join(home, ".claude.json"), []byte(`{"seen":1}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Build(context.Background(), Options{Dir: top, Command: []string{"claude"}, Getenv: getenv}); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(filepath.Join(home, ".claude", ".claude.json")); err != nil || string(b) != `{"seen":1}` {
+		t.Errorf("the state inside was not seeded from ~/.claude.json: %q %v", b, err)
+	}
+	own := filepath.Join(home, "cc")
+	env := func(k string) string {
+		if k == "CLAUDE_CONFIG_DIR" {
+			return own
+		}
+		return getenv(k)
+	}
+	p, err := Build(context.Background(), Options{Dir: top, Command: []string{"claude"}, Getenv: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Env) != 0 || !slices.Contains(p.Writable, own) || !slices.Contains(p.ReadOnly, filepath.Join(own, "settings.json")) {
+		t.Errorf("CLAUDE_CONFIG_DIR: env %q, writable %q, read-only %q", p.Env, p.Writable, p.ReadOnly)
+	}
+	rel := func(k string) string {
+		if k == "CLAUDE_CONFIG_DIR" {
+			return "cc"
+		}
+		return getenv(k)
+	}
+	if _, err := Build(context.Background(), Options{Dir: top, Command: []string{"claude"}, Getenv: rel}); err == nil || !strings.Contains(err.Error(), "CLAUDE_CONFIG_DIR") {
+		t.Errorf("a relative CLAUDE_CONFIG_DIR: %v, want a refusal", err)
 	}
 }
 

@@ -1,6 +1,10 @@
 package contain
 
 import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 
 	"github.com/gitsentinel/sentinel/internal/agentmark"
@@ -14,13 +18,21 @@ import (
 type hostState struct {
 	State       []string
 	Credentials []string
+	// Make are the state directories made before the sandbox starts when
+	// missing: a directory that does not exist cannot be bound writable,
+	// and the read-only home would keep the host from making it.
+	Make []string
+	// Prepare, when set, returns the environment the host runs with
+	// inside and the state paths it adds, for a host whose own writes
+	// the read-only home would break.
+	Prepare func(home string, getenv func(string) string) (env, state []string, err error)
 }
 
 // hostStates are the hosts' own state, by the agent's ID in trailers'
 // table. A host's settings files that guard install writes stay read-only
 // on top of its state (install.InstallPaths).
 var hostStates = map[string]hostState{
-	"claude":   {State: []string{".claude", ".claude.json", ".claude.json.backup"}, Credentials: []string{".claude/.credentials.json"}},
+	"claude":   {State: []string{".claude", ".claude.json", ".claude.json.backup"}, Credentials: []string{".claude/.credentials.json"}, Make: []string{".claude"}, Prepare: prepareClaude},
 	"codex":    {State: []string{".codex"}, Credentials: []string{".codex/auth.json"}},
 	"gemini":   {State: []string{".gemini"}, Credentials: []string{".gemini/oauth_creds.json", ".gemini/google_accounts.json"}},
 	"qwen":     {State: []string{".qwen"}, Credentials: []string{".qwen/oauth_creds.json"}},
@@ -33,6 +45,37 @@ var hostStates = map[string]hostState{
 	"kiro":     {State: []string{".kiro"}},
 	"cline":    {State: []string{".cline"}},
 	"augment":  {State: []string{".augment"}, Credentials: []string{".augment/session.json"}},
+}
+
+// prepareClaude keeps Claude Code's global state file in its state
+// directory. Claude Code writes ~/.claude.json by making a temporary file
+// and a lock beside it, in the home directory, and renaming the one over
+// it; the home is read-only inside, so every write of it fails.
+// CLAUDE_CONFIG_DIR moves that file into the directory (it reads
+// $CLAUDE_CONFIG_DIR/.claude.json, and its settings, credentials and
+// sessions from the directory as before): inside, it is ~/.claude, and
+// the file is seeded from ~/.claude.json the first time. A
+// CLAUDE_CONFIG_DIR of the user's own is kept, and is the state.
+func prepareClaude(home string, getenv func(string) string) (env, state []string, err error) {
+	if d := getenv("CLAUDE_CONFIG_DIR"); d != "" {
+		if !filepath.IsAbs(d) {
+			return nil, nil, fmt.Errorf("CLAUDE_CONFIG_DIR is %q, not an absolute directory, so the sandbox cannot tell what Claude Code may write: set it to one, or unset it", d)
+		}
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			return nil, nil, fmt.Errorf("make Claude Code's state directory: %w", err)
+		}
+		return nil, []string{d}, nil
+	}
+	dir := filepath.Join(home, ".claude")
+	inside := filepath.Join(dir, ".claude.json")
+	if _, err := os.Lstat(inside); errors.Is(err, fs.ErrNotExist) {
+		if data, rerr := os.ReadFile(filepath.Join(home, ".claude.json")); rerr == nil {
+			if werr := os.WriteFile(inside, data, 0o600); werr != nil {
+				return nil, nil, fmt.Errorf("seed Claude Code's state inside the sandbox: %w", werr)
+			}
+		}
+	}
+	return []string{"CLAUDE_CONFIG_DIR=" + dir}, nil, nil
 }
 
 // markFor is the agent mark for a command line: the known agent its

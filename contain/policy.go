@@ -48,6 +48,14 @@ type Policy struct {
 	// Create are directories sentinel makes before the sandbox starts, so
 	// that they exist to be protected (the hooks directory, the cache).
 	Create []string
+	// Env are variables (KEY=VALUE) set inside on top of the
+	// environment: what the host run needs to keep its state where it
+	// may write.
+	Env []string
+	// Placeholders are protected settings files that were missing and
+	// were made, neutral ("{}"), before the sandbox started, so that they
+	// could be bound read-only inside a writable state directory.
+	Placeholders []string
 	// Mark is the agent mark every process inside sees.
 	Mark agentmark.Mark
 	// Command is what runs inside.
@@ -122,8 +130,24 @@ func Build(ctx context.Context, o Options) (*Policy, error) {
 	if t := o.Getenv("TMPDIR"); filepath.IsAbs(t) && clean(t) != "/tmp" {
 		p.Writable = append(p.Writable, t)
 	}
-	for _, s := range hostStates[agent].State {
+	host := hostStates[agent]
+	for _, s := range host.State {
 		p.Writable = append(p.Writable, filepath.Join(b.home, s))
+	}
+	for _, d := range host.Make {
+		if err := os.MkdirAll(filepath.Join(b.home, d), 0o700); err != nil {
+			return nil, fmt.Errorf("make the host's state directory %s: %w", d, err)
+		}
+	}
+	var hostDirs []string
+	if host.Prepare != nil {
+		env, state, err := host.Prepare(b.home, o.Getenv)
+		if err != nil {
+			return nil, err
+		}
+		p.Env = env
+		p.Writable = append(p.Writable, state...)
+		hostDirs = state
 	}
 	p.Writable = append(p.Writable, b.caches(o.Getenv)...)
 	for _, w := range o.User.Writable {
@@ -162,9 +186,20 @@ func Build(ctx context.Context, o Options) (*Policy, error) {
 			ro = append(ro, filepath.Join(lay.Top, filepath.FromSlash(t.Local)), filepath.Join(lay.Top, filepath.FromSlash(filepath.Dir(t.Local))))
 		}
 	}
+	var hookFiles []string
 	for _, rel := range user {
-		ro = append(ro, filepath.Join(b.home, filepath.FromSlash(rel)))
+		hookFiles = append(hookFiles, filepath.Join(b.home, filepath.FromSlash(rel)))
 	}
+	for _, d := range hostDirs {
+		// A state directory of the user's choosing holds the host's
+		// settings as the default one does.
+		for _, rel := range user {
+			if strings.HasPrefix(rel, ".claude/") {
+				hookFiles = append(hookFiles, filepath.Join(d, strings.TrimPrefix(rel, ".claude/")))
+			}
+		}
+	}
+	ro = append(ro, hookFiles...)
 	ro = append(ro, b.binaries(o.Executable, o.Getenv)...)
 	if o.Self != "" {
 		ro = append(ro, b.binaries(o.Self, func(string) string { return "" })...)
@@ -211,6 +246,9 @@ func Build(ctx context.Context, o Options) (*Policy, error) {
 	if p.Writable, err = b.resolveAll(p.Writable, nil); err != nil {
 		return nil, err
 	}
+	if p.Placeholders, err = placeholders(hookFiles, p.Writable); err != nil {
+		return nil, err
+	}
 	if p.ReadOnly, err = b.resolveAll(ro, p.Writable); err != nil {
 		return nil, err
 	}
@@ -222,6 +260,59 @@ func Build(ctx context.Context, o Options) (*Policy, error) {
 	}
 	p.Visible = visible(p, o.Getenv)
 	return p, nil
+}
+
+// placeholders makes each hook settings file that is missing inside a
+// writable directory, before the sandbox starts, so that it can be bound
+// read-only: otherwise the agent could make it (a ~/.claude/settings.json
+// with disableAllHooks switches the project's guard off), and nothing
+// bound would stand in its way. A JSON file is made "{}", which every
+// host reads as no settings at all; any other kind (a script a host runs)
+// has no neutral content, so sentinel run refuses instead. A backup is
+// never made: a missing one is never read.
+func placeholders(files, writable []string) ([]string, error) {
+	var made []string
+	for _, f := range files {
+		if strings.HasSuffix(f, install.BackupSuffix) || !insideAny(f, writable) {
+			continue
+		}
+		if _, err := os.Lstat(f); !errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if filepath.Ext(f) != ".json" {
+			return nil, fmt.Errorf("%s is a guard's file, missing, inside a directory the agent may write: it could make it; install the guard there outside the sandbox first (`sentinel guard install`), or take the directory out of [run] writable", f)
+		}
+		if err := os.MkdirAll(filepath.Dir(f), 0o700); err != nil {
+			return nil, fmt.Errorf("make %s, to protect it: %w", filepath.Dir(f), err)
+		}
+		fh, err := os.OpenFile(f, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if err != nil {
+			return nil, fmt.Errorf("make %s, to protect it: %w", f, err)
+		}
+		_, err = fh.WriteString("{}\n")
+		if cerr := fh.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return nil, fmt.Errorf("make %s, to protect it: %w", f, err)
+		}
+		made = append(made, f)
+	}
+	return made, nil
+}
+
+// insideAny reports whether p is strictly inside one of dirs, resolved
+// through the links of its existing parent.
+func insideAny(p string, dirs []string) bool {
+	if r, err := filepath.EvalSymlinks(filepath.Dir(p)); err == nil {
+		p = filepath.Join(r, filepath.Base(p))
+	}
+	for _, d := range dirs {
+		if p != d && under(p, d) {
+			return true
+		}
+	}
+	return false
 }
 
 // builder holds what the derivation of one policy shares.

@@ -66,6 +66,7 @@ func runSeatbelt(ctx context.Context, p *Policy, stdio Stdio) (int, error) {
 	args := append([]string{"-p", seatbeltProfile(p), "--"}, p.Command...)
 	cmd := exec.CommandContext(ctx, sandboxExec, args...)
 	cmd.Dir = p.Dir
+	cmd.Env = append(os.Environ(), p.Env...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdio.Stdin, stdio.Stdout, stdio.Stderr
 	err := cmd.Run()
 	var ee *exec.ExitError
