@@ -104,6 +104,9 @@ type Session struct {
 	// by Turn, for a host whose settings its own CLI writes.
 	Program string
 	Path    []string
+	// Wrap, when set, is a command line the host's runs under: the host
+	// is started as Wrap followed by its own (`sentinel run --`).
+	Wrap []string
 }
 
 // WriteHome writes a file under the session's home.
@@ -184,7 +187,8 @@ func (h *Host) Turn(ctx context.Context, exe string, s *Session, path []string, 
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, exe, argv[1:]...)
+	line := append(append(append([]string{}, s.Wrap...), exe), argv[1:]...)
+	cmd := exec.CommandContext(ctx, line[0], line[1:]...)
 	cmd.Dir, cmd.Env = s.Repo, s.Env(path, extra)
 	cmd.Stdin = nil
 	// The host and all it starts are one process group, killed together:
@@ -202,7 +206,7 @@ func (h *Host) Turn(ctx context.Context, exe string, s *Session, path []string, 
 	}
 	var ee *exec.ExitError
 	if err != nil && !errors.As(err, &ee) && !o.TimedOut {
-		return nil, fmt.Errorf("run %s: %w", exe, err)
+		return nil, fmt.Errorf("run %s: %w", line[0], err)
 	}
 	o.Output = out.String()
 	o.Called, o.Made = srv.Called()
