@@ -29,20 +29,18 @@ const everydayCommand = "touch ok.txt && git add ok.txt && git commit -q -m 'Add
 // written. A control run outside the sandbox shows that the guard alone lets the
 // tampering through.
 func TestLiveClaudeCodeContained(t *testing.T) {
-	h := hostrun.Hosts["claude"]
+	h := claudeHost(t)
 	modules, bins := need(t)
-	if _, err := os.Stat(executable(h, modules)); err != nil {
-		t.Skipf("%s is not installed: %v", h.Package, err)
-	}
-	if out, err := run(t.TempDir(), nil, 30*time.Second, "/bin/sh", "-c", "git init -q && \"$0\" run -- true", filepath.Join(bins, "sentinel")); err != nil {
-		t.Skipf("sentinel run cannot contain a command here: %v\n%s", err, out)
-	}
+	needContainment(t, bins)
 	contained := func(t *testing.T) *phase {
 		p := newPhase(t, h, modules, bins, true, false)
 		p.setUp()
 		return p
 	}
 
+	if _, err := os.Stat(executable(h, modules)); err != nil {
+		t.Skipf("%s is not installed: %v", h.Package, err)
+	}
 	t.Run("control", func(t *testing.T) {
 		p := contained(t)
 		p.runShell(tamperCommand, false)
@@ -86,6 +84,21 @@ func TestLiveClaudeCodeContained(t *testing.T) {
 		}
 		t.Logf("inside: committed (%s) with %q; Claude Code's state written", p.elapsed.Round(time.Millisecond), strings.TrimSpace(msg))
 	})
+}
+
+// claudeHost is Claude Code's entry in hostrun.
+func claudeHost(t *testing.T) *hostrun.Host {
+	t.Helper()
+	return hostrun.Hosts["claude"]
+}
+
+// needContainment skips the test where sentinel run cannot build a
+// sandbox.
+func needContainment(t *testing.T, bins string) {
+	t.Helper()
+	if out, err := run(t.TempDir(), nil, 30*time.Second, "/bin/sh", "-c", "git init -q && \"$0\" run -- true", filepath.Join(bins, "sentinel")); err != nil {
+		t.Skipf("sentinel run cannot contain a command here: %v\n%s", err, out)
+	}
 }
 
 // setUp installs sentinel's hooks and the guard for Claude Code in the
