@@ -15,6 +15,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/gitsentinel/sentinel/guard"
+	"github.com/gitsentinel/sentinel/guard/hosts"
 )
 
 // The broker does sentinel's own writes that the sandbox forbids its
@@ -33,12 +36,35 @@ import (
 // which the agent can write anyway. So a process that talks to the socket
 // directly can make the broker do only what a git commit's hook would do.
 
+//
+// "guard" records a guard decision in the audit trail, which is read-only
+// inside. It takes the event the host sent, never a verdict or a record:
+// the broker runs sentinel's own guard outside on that event, which
+// decides it afresh, under the user's own configuration, and appends its
+// own record; its answer is thrown away (the guard inside has answered the
+// host). So a caller can only make the trail hold the decision sentinel
+// makes of an event it names, which it could have had anyway by sending
+// the host that call.
+
+// The broker's operations.
+const (
+	// OpPreCommit runs the pre-commit hook outside.
+	OpPreCommit = "pre-commit"
+	// OpGuard decides a guard event again outside and records it.
+	OpGuard = "guard"
+)
+
 // Request is one call to the broker: one JSON object on one line.
 type Request struct {
-	// Op is the operation: "pre-commit".
+	// Op is the operation: OpPreCommit or OpGuard.
 	Op string `json:"op"`
-	// Index is GIT_INDEX_FILE as the hook inside saw it, or "".
+	// Index is GIT_INDEX_FILE as the hook inside saw it, or "" (for
+	// OpPreCommit only).
 	Index string `json:"index,omitempty"`
+	// Agent is the guard's dialect, or "" to recognise it from the
+	// event; Event the event as the host sent it (for OpGuard only).
+	Agent string `json:"agent,omitempty"`
+	Event string `json:"event,omitempty"`
 }
 
 // Response is the broker's answer: the hook's exit status and what it
@@ -51,8 +77,9 @@ type Response struct {
 	Stderr string `json:"stderr,omitempty"`
 }
 
-// maxRequest bounds a request; a real one is a path.
-const maxRequest = 64 << 10
+// maxRequest bounds a request: a guard event (guard.MaxInput, 1 MiB), as
+// a JSON string, with room for its escapes.
+const maxRequest = 3 << 20
 
 // broker is the server for one sandbox.
 type broker struct {
@@ -150,17 +177,31 @@ func (b *broker) answer(ctx context.Context, line []byte) Response {
 	dec := json.NewDecoder(bytes.NewReader(line))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&req); err != nil {
-		return refusal(fmt.Sprintf("a request it cannot read (%v): it takes {\"op\":\"pre-commit\"} and an index path, nothing else", err))
+		return refusal(fmt.Sprintf("a request it cannot read (%v): it takes {\"op\":\"pre-commit\"} with an index path, or {\"op\":\"guard\"} with the host's event and its dialect, nothing else", err))
 	}
 	switch req.Op {
-	case "pre-commit":
+	case OpPreCommit:
+		if req.Agent != "" || req.Event != "" {
+			return refusal("pre-commit takes an index path, nothing else")
+		}
 		index, err := b.index(req.Index)
 		if err != nil {
 			return refusal(err.Error())
 		}
 		return b.preCommit(ctx, index)
+	case OpGuard:
+		if req.Index != "" {
+			return refusal("guard takes the host's event and its dialect, nothing else")
+		}
+		if _, ok := hosts.Dialects[req.Agent]; req.Agent != "" && !ok {
+			return refusal(fmt.Sprintf("no guard dialect %q", req.Agent))
+		}
+		if len(req.Event) > guard.MaxInput {
+			return refusal("the event is larger than the guard reads")
+		}
+		return b.guardAudit(ctx, req.Agent, req.Event)
 	}
-	return refusal(fmt.Sprintf("no operation %q: the broker does only sentinel's own pre-commit hook", req.Op))
+	return refusal(fmt.Sprintf("no operation %q: the broker does only sentinel's own pre-commit hook and the guard's audit trail", req.Op))
 }
 
 // index checks the index a caller names: "" (git's own), or a regular
@@ -188,6 +229,41 @@ func (b *broker) index(p string) (string, error) {
 		return "", fmt.Errorf("the index %s is reached through a symbolic link", p)
 	}
 	return p, nil
+}
+
+// guardTimeout bounds the guard's run outside: its own decision is bound
+// by guard.Deadline, and the user's checker by its own timeout.
+const guardTimeout = 15 * time.Second
+
+// guardAudit runs sentinel's own guard outside the sandbox on the event,
+// with the environment sentinel run started with, in the work tree: it
+// decides the event itself and appends its own record to the audit trail.
+// Its answer to the host is dropped; a note that the trail was not written
+// is passed back as a failure.
+func (b *broker) guardAudit(ctx context.Context, agent, event string) Response {
+	ctx, cancel := context.WithTimeout(ctx, guardTimeout)
+	defer cancel()
+	args := []string{"guard"}
+	if agent != "" {
+		args = append(args, "--agent", agent)
+	}
+	cmd := exec.CommandContext(ctx, b.self, args...)
+	cmd.Dir = b.p.Layout.Top
+	cmd.Env = b.env
+	cmd.Stdin = strings.NewReader(event)
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = io.Discard, &stderr
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		return refusal(fmt.Sprintf("run the guard: %v", err))
+	}
+	// The guard's exit status is its answer to the host (2 refuses on some
+	// hosts), not whether it recorded the decision.
+	if i := strings.Index(stderr.String(), guard.AuditUnwritten); i >= 0 {
+		return refusal(strings.TrimSpace(stderr.String()[i:]))
+	}
+	return Response{}
 }
 
 // preCommit runs sentinel's own pre-commit hook outside the sandbox, in

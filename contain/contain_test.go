@@ -56,7 +56,7 @@ func TestPolicy(t *testing.T) {
 	}{
 		{p.Writable, "writable", top, true},
 		{p.Writable, "writable", git, true},
-		{p.Writable, "writable", filepath.Join(home, ".claude"), true}, // made for the host
+		{p.Writable, "writable", filepath.Join(home, ".claude"), true},                   // made for the host
 		{p.ReadOnly, "read-only", filepath.Join(home, ".claude", "settings.json"), true}, // made, to be bound
 		{p.ReadOnly, "read-only", filepath.Join(git, "hooks"), true},
 		{p.ReadOnly, "read-only", filepath.Join(git, "config"), true},

@@ -27,6 +27,11 @@ type Event struct {
 	// AuditPath is the audit trail; "" when neither XDG_STATE_HOME nor HOME
 	// names a directory.
 	AuditPath string
+	// Audit, when set, writes the audit trail in place of AuditPath: inside
+	// sentinel run, where the trail is read-only, it has the broker outside
+	// decide the same event again and record its own decision. dialect is
+	// the host's dialect as decided.
+	Audit func(dialect string) error
 	// Cwd stands in, in the audit trail, for an event that names none.
 	Cwd string
 	// Now is the time of the record; nil is time.Now.
@@ -112,11 +117,21 @@ func Handle(ctx context.Context, ev Event) Reply {
 	}
 	a := dialect.Answer(d.Outcome, d.Call)
 	a.Stderr = strings.Join(notes, "") + a.Stderr
-	if err := audit.Audit(ev.AuditPath, pol.LogMode(), dialect.Name(), d.Outcome, d.Call, ev.Cwd, now()); err != nil {
-		a.Stderr += "sentinel guard: the audit trail was not written: " + strings.Join(strings.Fields(err.Error()), " ") + "\n"
+	record := func() error {
+		return audit.Audit(ev.AuditPath, pol.LogMode(), dialect.Name(), d.Outcome, d.Call, ev.Cwd, now())
+	}
+	if ev.Audit != nil {
+		record = func() error { return ev.Audit(dialect.Name()) }
+	}
+	if err := record(); err != nil {
+		a.Stderr += AuditUnwritten + ": " + strings.Join(strings.Fields(err.Error()), " ") + "\n"
 	}
 	return Reply{Answer: a, Decision: d}
 }
+
+// AuditUnwritten begins the note to the person that the decision was not
+// recorded in the audit trail.
+const AuditUnwritten = "sentinel guard: the audit trail was not written"
 
 // checkerInput is what the checker reads of a decided call.
 func checkerInput(dialect hosts.Dialect, d *Decision) policy.CheckerInput {

@@ -114,7 +114,7 @@ func warnUncountable(e *env, res *githooks.PreCommitResult) {
 // outside the sandbox, and reports what it said. Without a broker the
 // commit stops: the hook cannot raise a peak from inside.
 func brokeredPreCommit(c *cli.Context, e *env) error {
-	resp, err := contain.Ask(c.Context, agentmark.Socket, contain.Request{Op: "pre-commit", Index: e.getenv("GIT_INDEX_FILE")})
+	resp, err := contain.Ask(c.Context, agentmark.Socket, contain.Request{Op: contain.OpPreCommit, Index: e.getenv("GIT_INDEX_FILE")})
 	if err != nil {
 		return fmt.Errorf("pre-commit inside sentinel run: %w; the sandbox's parent is gone: restart the agent with `sentinel run -- COMMAND`", err)
 	}
