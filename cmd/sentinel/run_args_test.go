@@ -1,3 +1,5 @@
+//go:build !sentinel_front
+
 package main
 
 import (
