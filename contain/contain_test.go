@@ -253,3 +253,46 @@ func TestMarkFor(t *testing.T) {
 		t.Errorf("--agent gemini:pro: %+v", m)
 	}
 }
+
+// TestPolicyCall: one tool call of a host that runs outside (sentinel run
+// --call) writes the work tree and the real /tmp, not the host's state,
+// and cannot read the host's login; without the host's name it is
+// refused.
+func TestPolicyCall(t *testing.T) {
+	top, home, getenv := fixture(t)
+	for _, d := range []string{home + "/.claude"} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(home+"/.claude/.credentials.json", []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p, err := Build(context.Background(), Options{Dir: top, Command: []string{"/bin/sh", "-c", "ls"}, Agent: "claude", Call: true, Getenv: getenv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Fresh) != 0 || !slices.Contains(p.Writable, "/tmp") || !slices.Contains(p.Writable, top) {
+		t.Errorf("fresh %q, writable %q", p.Fresh, p.Writable)
+	}
+	if slices.Contains(p.Writable, home+"/.claude") {
+		t.Errorf("the host's state is writable to a call: %q", p.Writable)
+	}
+	if !slices.Contains(p.Hidden, home+"/.claude/.credentials.json") {
+		t.Errorf("the host's login is not hidden from a call: %q", p.Hidden)
+	}
+	if p.Mark.Agent != "claude" {
+		t.Errorf("mark %+v", p.Mark)
+	}
+	// The whole host, by contrast, keeps its state and its login.
+	h, err := Build(context.Background(), Options{Dir: top, Command: []string{"claude"}, Getenv: getenv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(h.Writable, home+"/.claude") || slices.Contains(h.Hidden, home+"/.claude/.credentials.json") {
+		t.Errorf("the host run: writable %q, hidden %q", h.Writable, h.Hidden)
+	}
+	if _, err := Build(context.Background(), Options{Dir: top, Command: []string{"ls"}, Call: true, Getenv: getenv}); err == nil {
+		t.Error("a call without the host's name was contained")
+	}
+}

@@ -88,6 +88,11 @@ type Options struct {
 	// Layout is the repository's layout when the caller has it already
 	// (LoadRun's); nil asks git.
 	Layout *gitrepo.Layout
+	// Call is one tool call of a host that runs outside (sentinel run
+	// --call): the host's state stays read-only and its login hidden, as
+	// every other host's, and /tmp is the real one, shared with the host
+	// and the calls before and after it.
+	Call bool
 }
 
 // Build derives the policy from the repository at o.Dir and the
@@ -120,17 +125,32 @@ func Build(ctx context.Context, o Options) (*Policy, error) {
 	var agent string
 	p.Mark, _ = markFor(o.Command, o.Agent)
 	agent = p.Mark.Agent
+	if o.Call && o.Agent == "" {
+		return nil, errors.New("sentinel run --call needs the host's name: run `sentinel run --call --agent NAME -- COMMAND`")
+	}
 
 	// Writable: the work tree and what git needs to commit, the temporary
 	// directories, the host's own state, the caches, the user's own list.
 	p.Fresh = []string{"/tmp"}
 	p.Writable = []string{lay.Top, lay.GitDir, lay.CommonDir}
+	if o.Call {
+		// One call of many: what it leaves in /tmp the host and the next
+		// call read.
+		p.Fresh, p.Writable = nil, append(p.Writable, "/tmp")
+	}
 	// $TMPDIR is the user's own, kept as it is; below /tmp it would
 	// otherwise vanish under the fresh one.
 	if t := o.Getenv("TMPDIR"); filepath.IsAbs(t) && clean(t) != "/tmp" {
 		p.Writable = append(p.Writable, t)
 	}
-	host := hostStates[agent]
+	// state is the host whose state is writable inside and whose login
+	// stays readable: none for a call of a host that runs outside, which
+	// writes its state there.
+	state := agent
+	if o.Call {
+		state = ""
+	}
+	host := hostStates[state]
 	for _, s := range host.State {
 		p.Writable = append(p.Writable, filepath.Join(b.home, s))
 	}
@@ -225,7 +245,7 @@ func Build(ctx context.Context, o Options) (*Policy, error) {
 
 	// Hidden: secrets, less what the user reveals, plus what either
 	// configuration hides.
-	hide := b.secrets(lay.Top, agent, xdgConfig)
+	hide := b.secrets(lay.Top, state, xdgConfig)
 	for _, h := range o.User.Hide {
 		hide = append(hide, b.expand(h, lay.Top))
 	}

@@ -68,6 +68,26 @@ func Available(ctx context.Context) error {
 	return unavailable("sentinel run has no sandbox on %s (bubblewrap on Linux, sandbox-exec on macOS)", runtime.GOOS)
 }
 
+// Ready reports whether this platform has the engine sentinel run uses,
+// without starting it: what the guard checks, within its deadline, before
+// it rewrites a call to run under sentinel run --call. A sandbox the
+// engine then cannot build still refuses the command, at its start.
+func Ready() error {
+	switch runtime.GOOS {
+	case "linux":
+		if findBwrap() == "" {
+			return unavailable("bubblewrap is not installed (looked for %s); install it: run `sudo apt-get install bubblewrap`", strings.Join(BwrapPaths, ", "))
+		}
+		return nil
+	case "darwin":
+		if _, err := os.Stat(sandboxExec); err != nil {
+			return unavailable("%s is missing: sentinel run needs macOS's sandbox", sandboxExec)
+		}
+		return nil
+	}
+	return unavailable("sentinel run has no sandbox on %s (bubblewrap on Linux, sandbox-exec on macOS)", runtime.GOOS)
+}
+
 // namespaceError explains a bwrap that cannot build a sandbox: nearly
 // always unprivileged user namespaces switched off.
 func namespaceError(out string, err error) error {

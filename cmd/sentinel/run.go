@@ -13,9 +13,10 @@ func runCommand(e *env) *cli.Command {
 		ArgsUsage: "[--] COMMAND [ARGS…]",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "agent", Usage: "the agent to mark the sandbox with, as `NAME[:MODEL]`, where the command's program does not name one"},
+			&cli.BoolFlag{Name: "call", Usage: "run one tool call of a host that runs outside, as the guard's [guard] contain rewrites it: the same sandbox, with the host's state read-only and /tmp shared; needs --agent"},
 		},
 		Action: func(c *cli.Context) error {
-			return runRun(c.Context, e, runOptions{agent: c.String("agent"), command: c.Args().Slice()})
+			return runRun(c.Context, e, runOptions{agent: c.String("agent"), call: c.Bool("call"), command: c.Args().Slice()})
 		},
 	}
 }

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 
 	"github.com/gitsentinel/sentinel/contain"
@@ -15,7 +13,9 @@ import (
 
 // runOptions are the flags and arguments of `sentinel run`.
 type runOptions struct {
-	agent   string
+	agent string
+	// call runs one tool call of a host that runs outside.
+	call    bool
 	command []string
 }
 
@@ -25,14 +25,26 @@ type runOptions struct {
 // (help, a mistake) is the engine's to answer.
 func runArgs(args []string) (runOptions, bool) {
 	var o runOptions
-	if len(args) >= 2 && (args[0] == "--agent" || args[0] == "-agent") {
-		o.agent, args = args[1], args[2:]
-	} else if len(args) >= 1 {
-		for _, p := range []string{"--agent=", "-agent="} {
-			if v, ok := strings.CutPrefix(args[0], p); ok {
-				o.agent, args = v, args[1:]
-			}
+	for len(args) > 0 {
+		if (args[0] == "--call" || args[0] == "-call") && !o.call {
+			o.call, args = true, args[1:]
+			continue
 		}
+		if o.agent != "" {
+			break
+		}
+		if len(args) >= 2 && (args[0] == "--agent" || args[0] == "-agent") {
+			o.agent, args = args[1], args[2:]
+			continue
+		}
+		v, ok := strings.CutPrefix(args[0], "--agent=")
+		if !ok {
+			v, ok = strings.CutPrefix(args[0], "-agent=")
+		}
+		if !ok || v == "" {
+			break
+		}
+		o.agent, args = v, args[1:]
 	}
 	switch {
 	case len(args) >= 2 && args[0] == "--":
@@ -49,13 +61,16 @@ func runRun(ctx context.Context, e *env, o runOptions) error {
 	if len(o.command) == 0 {
 		return &usageError{errors.New("sentinel run needs a command: sentinel run -- COMMAND [ARGS…]")}
 	}
+	if o.call && o.agent == "" {
+		return &usageError{errors.New("sentinel run --call needs the host's name: sentinel run --call --agent NAME -- COMMAND [ARGS…]")}
+	}
 	user, project, lay, err := contain.LoadRun(ctx, pathguard.UserConfigPath(e.getenv), e.dir)
 	if err != nil {
 		return err
 	}
 	exe, _ := os.Executable()
 	p, err := contain.Build(ctx, contain.Options{Dir: e.dir, Command: o.command, Agent: o.agent, Getenv: e.getenv,
-		Executable: exe, Self: brokerBinary(), User: user, Project: project, Layout: lay})
+		Executable: exe, Self: brokerBinary(), User: user, Project: project, Layout: lay, Call: o.call})
 	if err != nil {
 		return err
 	}
@@ -76,15 +91,4 @@ func runRun(ctx context.Context, e *env, o runOptions) error {
 // brokerBinary is the sentinel the broker runs for the hooks inside: this
 // one, by the name it was started under, found now, outside the sandbox,
 // before the agent can put anything on PATH.
-func brokerBinary() string {
-	if filepath.IsAbs(os.Args[0]) {
-		return os.Args[0]
-	}
-	if p, err := exec.LookPath(os.Args[0]); err == nil {
-		if abs, err := filepath.Abs(p); err == nil {
-			return abs
-		}
-	}
-	exe, _ := os.Executable()
-	return exe
-}
+func brokerBinary() string { return startedAs() }
