@@ -100,6 +100,10 @@ type Guard struct {
 	// otherwise an agent's settings directory without the guard is only
 	// advice. Each name is one of GuardAgents.
 	Expect []string `toml:"expect"`
+	// Contain has the guard answer an allowed shell call, on a host that
+	// can rewrite one, by running it under `sentinel run --call`. A
+	// project may turn it on, never off: it only tightens.
+	Contain bool `toml:"contain"`
 }
 
 // GuardAgents are the agents `sentinel guard install --agent NAME` knows,

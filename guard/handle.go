@@ -36,6 +36,11 @@ type Event struct {
 	Cwd string
 	// Now is the time of the record; nil is time.Now.
 	Now func() time.Time
+	// Contain is asked when [guard] contain is on and a shell call may be
+	// contained: it returns the absolute path of the sentinel that runs
+	// it (this one, as the hook found it), or why no sandbox applies
+	// here, which refuses the call. Nil refuses every such call.
+	Contain func() (string, error)
 }
 
 // EngineTimeout bounds the engine binary's whole run for an event the
@@ -83,7 +88,10 @@ type Reply struct {
 //     under its own timeout ([guard] checker_timeout, 10 s by default),
 //     outside the deadline, since it is a program the user chose to wait
 //     for; anything but its explicit allow is a denial;
-//  4. the dialect renders the verdict in the host's terms;
+//  4. the dialect renders the verdict in the host's terms, and under
+//     [guard] contain a shell call it lets run is rewritten to run under
+//     `sentinel run --call`, where the host can take that without a
+//     grant (or refused, where no sandbox applies);
 //  5. the decision goes to the audit trail, whose failure is a note and
 //     never changes the answer.
 func Handle(ctx context.Context, ev Event) Reply {
@@ -116,6 +124,9 @@ func Handle(ctx context.Context, ev Event) Reply {
 		now = ev.Now
 	}
 	a := dialect.Answer(d.Outcome, d.Call)
+	if pol != nil && pol.Contain {
+		d, a = contain(ev, dialect, d, a)
+	}
 	a.Stderr = strings.Join(notes, "") + a.Stderr
 	record := func() error {
 		return audit.Audit(ev.AuditPath, pol.LogMode(), dialect.Name(), d.Outcome, d.Call, ev.Cwd, now())

@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -43,6 +45,7 @@ func runGuard(ctx context.Context, e *env, o guardOptions) error {
 			Getenv:  e.getenv,
 		},
 		Engine:    delegateEvent(e),
+		Contain:   containSelf,
 		AuditPath: pathguard.LogPath(e.getenv),
 		Audit:     brokered,
 		Cwd:       e.dir,
@@ -78,6 +81,20 @@ func brokeredAudit(ctx context.Context, dialect string, raw []byte) error {
 		return errors.New(strings.TrimSpace(resp.Stderr))
 	}
 	return nil
+}
+
+// containSelf is the sentinel a contained call runs under: this binary,
+// by the absolute path the hook command ran it by (startedAs); an error
+// where this platform has no sandbox.
+func containSelf() (string, error) {
+	if err := contain.Ready(); err != nil {
+		return "", err
+	}
+	self := startedAs()
+	if !filepath.IsAbs(self) {
+		return "", fmt.Errorf("sentinel's own binary has no absolute path (%q)", self)
+	}
+	return self, nil
 }
 
 func loadGuardPolicy(e *env) (*policy.Policy, error) {

@@ -49,6 +49,10 @@ type Policy struct {
 	// the user's and the project's together, sorted: each configuration
 	// can only add to them.
 	Expect []string
+	// Contain runs each shell call the guard lets run, on a host that can
+	// rewrite it, under `sentinel run --call`: on when either
+	// configuration turns it on, since it only tightens.
+	Contain bool
 }
 
 type policyRule struct {
@@ -125,6 +129,7 @@ func (p *Policy) raise(g config.Guard) {
 		p.Level = l
 	}
 	p.Secrets = append(p.Secrets, g.Secrets...)
+	p.Contain = p.Contain || g.Contain
 	for _, a := range g.Expect {
 		if !slices.Contains(p.Expect, a) {
 			p.Expect = append(p.Expect, a)
