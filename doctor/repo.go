@@ -11,6 +11,7 @@ import (
 	"github.com/gitsentinel/sentinel/coverage"
 	"github.com/gitsentinel/sentinel/githooks"
 	"github.com/gitsentinel/sentinel/gitrepo"
+	"github.com/gitsentinel/sentinel/guard/hosts"
 	"github.com/gitsentinel/sentinel/guard/pathguard"
 	"github.com/gitsentinel/sentinel/guard/policy"
 	"github.com/gitsentinel/sentinel/internal/atomicfile"
@@ -25,6 +26,7 @@ func (c *checker) run() error {
 		c.add(Missing, "sentinel", plain(upgradeSentinel), plain("sentinel is not on PATH: the git hooks fall back to the path captured at install; the agents' project entries have none, and refuse every call"))
 	}
 	var expect []string
+	containOn := false
 	root, rerr := gitrepo.FindRoot(c.ctx, c.o.Dir)
 	if rerr == nil {
 		if cfg, err := config.Load(root); err != nil {
@@ -36,6 +38,7 @@ func (c *checker) run() error {
 				c.add(Broken, "config", configFix(err, config.File), say("%s: the guard denies every call until it parses", text(err.Error())))
 			} else {
 				expect = p.Expect
+				containOn = p.Contain
 			}
 			if cfg.Ratchet.Signers != "" {
 				c.signers(root, cfg.Ratchet.Signers)
@@ -68,23 +71,41 @@ func (c *checker) run() error {
 			c.add(Broken, "user-config", configFix(err, user), say("%s: the guard denies every call until it parses", text(err.Error())))
 		} else {
 			expect = append(expect, p.Expect...)
+			containOn = containOn || p.Contain
 			if _, err := os.Stat(user); err == nil {
 				c.add(OK, "user-config", msg{}, say("user configuration (%s)", path(user)))
 			}
 		}
 	}
-	c.containment()
+	c.containment(containOn)
 	return c.guards(root, expect)
 }
 
 // containment reports whether sentinel run can contain an agent here:
-// advice, not a gap, since the hooks and the guard protect without it.
-func (c *checker) containment() {
+// advice, not a gap, since the hooks and the guard protect without it;
+// broken under [guard] contain, which then refuses every shell call it
+// would rewrite. Under contain it also names the hosts it has no effect on.
+func (c *checker) containment(containOn bool) {
 	if err := contain.Available(c.ctx); err != nil {
-		c.add(Advice, "containment", msg{}, say("sentinel run cannot contain an agent here: %s", text(strings.TrimPrefix(err.Error(), contain.ErrUnavailable.Error()+": "))))
+		why := text(strings.TrimPrefix(err.Error(), contain.ErrUnavailable.Error()+": "))
+		if containOn {
+			c.add(Broken, "containment", msg{}, say("[guard] contain is on, and sentinel run cannot contain a call here, so the guard refuses every shell call it would contain: %s", why))
+			return
+		}
+		c.add(Advice, "containment", msg{}, say("sentinel run cannot contain an agent here: %s", why))
 		return
 	}
 	c.add(OK, "containment", msg{}, plain("sentinel run can contain an agent here (sentinel run -- COMMAND)"))
+	if containOn {
+		var none []string
+		for _, n := range hosts.DialectNames() {
+			if _, ok := hosts.Containment(n); !ok {
+				none = append(none, n)
+			}
+		}
+		c.add(OK, "containment", msg{}, say("[guard] contain is on: the guard runs each shell call it lets run under sentinel run --call on %s; it has no effect on %s, whose hooks cannot rewrite a call without granting it (run those hosts inside sentinel run)",
+			strings.Join(hosts.ContainingHosts(), ", "), strings.Join(none, ", ")))
+	}
 }
 
 // hooks reports each of sentinel's git hooks: sentinel's own, run through
