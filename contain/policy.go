@@ -287,9 +287,11 @@ func Build(ctx context.Context, o Options) (*Policy, error) {
 // read-only: otherwise the agent could make it (a ~/.claude/settings.json
 // with disableAllHooks switches the project's guard off), and nothing
 // bound would stand in its way. A JSON file is made "{}", which every
-// host reads as no settings at all; any other kind (a script a host runs)
-// has no neutral content, so sentinel run refuses instead. A backup is
-// never made: a missing one is never read.
+// host reads as no settings at all; any other kind (the script a host's
+// settings run, Augment's or Amp's) is made empty and not executable: no
+// settings name it while it is missing (they are protected too, so none
+// can come to name it inside), and a host that ran it anyway could not
+// start it. A backup is never made: a missing one is never read.
 func placeholders(files, writable []string) ([]string, error) {
 	var made []string
 	for _, f := range files {
@@ -299,9 +301,6 @@ func placeholders(files, writable []string) ([]string, error) {
 		if _, err := os.Lstat(f); !errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
-		if filepath.Ext(f) != ".json" {
-			return nil, fmt.Errorf("%s is a guard's file, missing, inside a directory the agent may write: it could make it; install the guard there outside the sandbox first (`sentinel guard install`), or take the directory out of [run] writable", f)
-		}
 		if err := os.MkdirAll(filepath.Dir(f), 0o700); err != nil {
 			return nil, fmt.Errorf("make %s, to protect it: %w", filepath.Dir(f), err)
 		}
@@ -309,7 +308,9 @@ func placeholders(files, writable []string) ([]string, error) {
 		if err != nil {
 			return nil, fmt.Errorf("make %s, to protect it: %w", f, err)
 		}
-		_, err = fh.WriteString("{}\n")
+		if filepath.Ext(f) == ".json" {
+			_, err = fh.WriteString("{}\n")
+		}
 		if cerr := fh.Close(); err == nil {
 			err = cerr
 		}
