@@ -2,8 +2,6 @@ package hostrun
 
 import (
 	"encoding/json"
-
-	"github.com/gitsentinel/sentinel/internal/fakemodel"
 )
 
 func init() { register(copilotCLI) }
@@ -21,19 +19,9 @@ var copilotCLI = &Host{
 	// Verified live: a hook past its timeoutSec lets the call run; an
 	// ask, headless, is a denial ("unable to ask user for confirmation").
 	HangRuns: true,
-	Call: func(k Kind, a Args) []fakemodel.Call {
-		switch k {
-		case Write:
-			// GPT-5 models get apply_patch in place of create.
-			return []fakemodel.Call{
-				{Name: "create", Args: map[string]any{"path": a.Path, "file_text": a.Content}},
-				{Name: "apply_patch", Input: addPatch(a.Path, a.Content)},
-			}
-		case Read:
-			return one("view", map[string]any{"path": a.Path})
-		}
-		return one("bash", map[string]any{"command": a.Command, "description": "run it", "mode": "sync"})
-	},
+	// GPT-5 models get apply_patch in place of create.
+	Call: tools{shell: "bash", write: "create", read: "view", path: "path", content: "file_text", patch: "apply_patch",
+		shellArgs: map[string]any{"description": "run it", "mode": "sync"}}.call,
 	AfterInstall: func(s *Session) error {
 		b, err := json.Marshal(map[string]any{"trustedFolders": []string{s.Repo}})
 		if err != nil {

@@ -23,15 +23,8 @@ var augmentCLI = &Host{
 	Timeout: 150 * time.Second,
 	// Verified live: past the hook's timeout the call runs.
 	HangRuns: true,
-	Call: func(k Kind, a Args) []fakemodel.Call {
-		switch k {
-		case Write:
-			return one("save-file", map[string]any{"path": a.Path, "file_content": a.Content})
-		case Read:
-			return one("view", map[string]any{"path": a.Path, "type": "file"})
-		}
-		return one("launch-process", map[string]any{"command": a.Command, "wait": true, "max_wait_seconds": 60, "cwd": "."})
-	},
+	Call: tools{shell: "launch-process", write: "save-file", read: "view", path: "path", content: "file_content",
+		shellArgs: map[string]any{"wait": true, "max_wait_seconds": 60, "cwd": "."}, readArgs: map[string]any{"type": "file"}}.call,
 	Start: func(s *Session) ([]string, []string, error) {
 		return []string{"auggie", "--print", "Run the tool.", "--dont-save-session"}, []string{
 			`AUGMENT_SESSION_AUTH={"accessToken":"live-test-token","tenantURL":"` + s.URL + `/","scopes":["email"]}`,

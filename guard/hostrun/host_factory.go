@@ -3,8 +3,6 @@ package hostrun
 import (
 	"fmt"
 	"time"
-
-	"github.com/gitsentinel/sentinel/internal/fakemodel"
 )
 
 func init() { register(factoryDroid) }
@@ -26,25 +24,11 @@ var factoryDroid = &Host{
 	ReadShows: "API_TOKEN=",
 	// A run takes 7 to 9 s on an idle machine.
 	Timeout: 150 * time.Second,
-	Call: func(k Kind, a Args) []fakemodel.Call {
-		switch k {
-		case Write:
-			// Droid offers ApplyPatch in place of Create and Edit to an
-			// OpenAI model.
-			return []fakemodel.Call{
-				{Name: "Create", Args: map[string]any{"file_path": a.Path, "content": a.Content}},
-				{Name: "ApplyPatch", Input: addPatch(a.Path, a.Content)},
-			}
-		case Read:
-			return one("Read", map[string]any{"file_path": a.Path})
-		}
-		// Execute refuses a call without its risk parameters, before any
-		// hook.
-		return one("Execute", map[string]any{
-			"summary": "Run the scripted command", "command": a.Command,
-			"riskLevelReason": "The test asks for it.", "riskLevel": "low",
-		})
-	},
+	// Droid offers ApplyPatch in place of Create and Edit to an OpenAI
+	// model; Execute refuses a call without its risk parameters, before
+	// any hook.
+	Call: tools{shell: "Execute", write: "Create", read: "Read", path: "file_path", content: "content", patch: "ApplyPatch",
+		shellArgs: map[string]any{"summary": "Run the scripted command", "riskLevelReason": "The test asks for it.", "riskLevel": "low"}}.call,
 	Start: func(s *Session) ([]string, []string, error) {
 		return DroidStart(s, "anthropic", "claude-sonnet-4-5", s.URL)
 	},

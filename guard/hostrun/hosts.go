@@ -31,15 +31,8 @@ func addPatch(path, text string) string {
 var claudeCode = &Host{
 	Package: "@anthropic-ai/claude-code", Bin: "claude", Agent: "claude",
 	Kinds: []Kind{Shell, Write, Read},
-	Call: func(k Kind, a Args) []fakemodel.Call {
-		switch k {
-		case Write:
-			return one("Write", map[string]any{"file_path": a.Path, "content": a.Content})
-		case Read:
-			return one("Read", map[string]any{"file_path": a.Path})
-		}
-		return one("Bash", map[string]any{"command": a.Command, "description": "run it"})
-	},
+	Call: tools{shell: "Bash", write: "Write", read: "Read", path: "file_path", content: "content",
+		shellArgs: map[string]any{"description": "run it"}}.call,
 	Start: func(s *Session) ([]string, []string, error) {
 		return []string{"claude", "-p", "Run the tool.", "--model", "claude-sonnet-4-5", "--permission-mode", "bypassPermissions"},
 			[]string{
@@ -121,15 +114,8 @@ var geminiCLI = &Host{
 	// host's own refusal.
 	Kinds:   []Kind{Shell, Write},
 	WriteTo: EnvWrite,
-	Call: func(k Kind, a Args) []fakemodel.Call {
-		switch k {
-		case Write:
-			return one("write_file", map[string]any{"file_path": a.Path, "content": a.Content})
-		case Read:
-			return one("read_file", map[string]any{"file_path": a.Path})
-		}
-		return one("run_shell_command", map[string]any{"command": a.Command, "description": "run it"})
-	},
+	Call: tools{shell: "run_shell_command", write: "write_file", read: "read_file", path: "file_path", content: "content",
+		shellArgs: map[string]any{"description": "run it"}}.call,
 	Start: func(s *Session) ([]string, []string, error) {
 		// With GOOGLE_GEMINI_BASE_URL alone, 0.61.0 picks its "gateway"
 		// auth, which its own check then calls invalid: the API key's
@@ -151,15 +137,8 @@ var qwenCode = &Host{
 	Package: "@qwen-code/qwen-code", Bin: "qwen", Agent: "qwen",
 	HangRuns: true,
 	Kinds:    []Kind{Shell, Write, Read},
-	Call: func(k Kind, a Args) []fakemodel.Call {
-		switch k {
-		case Write:
-			return one("write_file", map[string]any{"file_path": a.Path, "content": a.Content})
-		case Read:
-			return one("read_file", map[string]any{"file_path": a.Path})
-		}
-		return one("run_shell_command", map[string]any{"command": a.Command, "description": "run it", "is_background": false})
-	},
+	Call: tools{shell: "run_shell_command", write: "write_file", read: "read_file", path: "file_path", content: "content",
+		shellArgs: map[string]any{"description": "run it", "is_background": false}}.call,
 	Start: func(s *Session) ([]string, []string, error) {
 		return []string{"qwen", "-p", "Run the tool.", "--auth-type", "openai", "-m", "qwen3-coder-plus", "--yolo"}, []string{
 			"OPENAI_BASE_URL=" + s.URL + "/v1",
@@ -179,15 +158,8 @@ var openCode = &Host{
 	// from the registry: 15 to 30 s a run on an idle machine, past 90 s
 	// on a busy one.
 	Timeout: 150 * time.Second,
-	Call: func(k Kind, a Args) []fakemodel.Call {
-		switch k {
-		case Write:
-			return one("write", map[string]any{"filePath": a.Path, "content": a.Content})
-		case Read:
-			return one("read", map[string]any{"filePath": a.Path})
-		}
-		return one("bash", map[string]any{"command": a.Command, "description": "run it"})
-	},
+	Call: tools{shell: "bash", write: "write", read: "read", path: "filePath", content: "content",
+		shellArgs: map[string]any{"description": "run it"}}.call,
 	Start: func(s *Session) ([]string, []string, error) {
 		err := s.WriteHome(".config/opencode/opencode.json", fmt.Sprintf(`{
   "provider": {"fake": {"npm": "@ai-sdk/openai-compatible", "name": "fake",
