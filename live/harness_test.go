@@ -385,17 +385,7 @@ func liveHost(t *testing.T, h *hostrun.Host) {
 		p.writeFile("cmd.txt", "touch asked.txt\n")
 		p.install()
 		p.run(p.scripted(ask, false))
-		r := p.outcome.Result
-		switch ran := p.exists("asked.txt"); {
-		case ran && h.AskRuns:
-			t.Logf("RAN: %s, headless, runs a call sentinel asks about (%s); the model got %q", h.Bin, p.elapsed.Round(time.Millisecond), abbreviate(r, 300))
-		case ran:
-			p.fail("a call sentinel asks about ran")
-		case h.AskRuns:
-			p.fail("a call sentinel asks about was not run: the host holds, so askRuns is wrong")
-		default:
-			t.Logf("not run (%s); the model got %q", p.elapsed.Round(time.Millisecond), abbreviate(r, 300))
-		}
+		p.recordOrFail(p.exists("asked.txt"), h.AskRuns, "a call sentinel asks about", "runs it, headless", "not run")
 	})
 	t.Run("hang", func(t *testing.T) {
 		if h.HangSkip != "" {
@@ -405,17 +395,7 @@ func liveHost(t *testing.T, h *hostrun.Host) {
 		p.hang = true
 		p.install()
 		p.run(p.scripted(shell, false))
-		r := p.outcome.Result
-		switch ran := p.ran(shell); {
-		case ran && h.HangRuns:
-			t.Logf("RAN: %s lets the call run when its hook times out (%s); the model got %q", h.Bin, p.elapsed.Round(time.Millisecond), abbreviate(r, 300))
-		case ran:
-			p.fail("with sentinel hung past the hook's timeout, the call ran")
-		case h.HangRuns:
-			p.fail("with sentinel hung past the hook's timeout, the call was refused: the host holds, so hangRuns is wrong")
-		default:
-			t.Logf("refused (%s); the model got %q", p.elapsed.Round(time.Millisecond), abbreviate(r, 300))
-		}
+		p.recordOrFail(p.ran(shell), h.HangRuns, "a call with sentinel hung past the hook's timeout", "runs it", "refused")
 	})
 	t.Run("missing", func(t *testing.T) {
 		p := newPhase(t, h, modules, bins, true, true)
@@ -430,6 +410,24 @@ func liveHost(t *testing.T, h *hostrun.Host) {
 		}
 		t.Logf("refused (%s); the model got %q", p.elapsed.Round(time.Millisecond), abbreviate(r, 2000))
 	})
+}
+
+// recordOrFail checks what a phase's call did against what the host is
+// recorded to do (runs): a host recorded to run the call is logged when
+// it does, and any other outcome than the recorded one fails the test.
+func (p *phase) recordOrFail(ran, runs bool, what, ranWords, heldWords string) {
+	p.t.Helper()
+	r := abbreviate(p.outcome.Result, 300)
+	switch {
+	case ran && runs:
+		p.t.Logf("RAN: %s %s (%s); the model got %q", p.h.Bin, ranWords, p.elapsed.Round(time.Millisecond), r)
+	case ran:
+		p.fail("%s ran", what)
+	case runs:
+		p.fail("%s was not run: the host holds, so what it is recorded to do is wrong", what)
+	default:
+		p.t.Logf("%s (%s); the model got %q", heldWords, p.elapsed.Round(time.Millisecond), r)
+	}
 }
 
 // keepEvent writes a hook event into SENTINEL_LIVE_EVENTS, when set, for
