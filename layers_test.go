@@ -55,6 +55,13 @@ var layerRules = []layerRule{
 		Allowed:   []string{"internal/...", "languages", "coverage/runners/..."},
 		Tests:     true,
 	},
+	{
+		Why:       "coverage/reports reads runners' reports and matches them with tests it is handed: it imports only the leaves",
+		Packages:  "coverage/reports/...",
+		Forbidden: []string{"..."},
+		Allowed:   []string{"internal/..."},
+		Tests:     true,
+	},
 }
 
 // goPackage is what go list says of a package, and the imports of each of
