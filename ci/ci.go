@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/gitsentinel/sentinel/coverage"
+	"github.com/gitsentinel/sentinel/coverage/reports"
 	"github.com/gitsentinel/sentinel/gitrepo"
 	"github.com/gitsentinel/sentinel/internal/jsonout"
 	"github.com/gitsentinel/sentinel/internal/quote"
@@ -45,20 +46,42 @@ type Report struct {
 	// Attested are the commits the trailer policy refuses that a person
 	// attested after the fact, by their short ids.
 	Attested []string `json:"attested"`
+	// Results is what the runners' reports (--results) say of the tests
+	// the count sees as active at Head; nil without reports.
+	Results *reports.Verdict `json:"results,omitempty"`
 	// Style paints the verdict of the text report; plain by default.
 	Style style.Style `json:"-"`
 }
 
+// Options are what `sentinel ci` checks beyond the range.
+type Options struct {
+	// Results are the paths of the runners' reports for Head: files,
+	// directories or globs.
+	Results []string
+}
+
 // OK reports whether everything passed.
 func (r *Report) OK() bool {
-	return len(r.Drops) == 0 && len(r.History) == 0 && len(r.Attribution) == 0 && len(r.PersonOnly) == 0
+	return len(r.Drops) == 0 && len(r.History) == 0 && len(r.Attribution) == 0 && len(r.PersonOnly) == 0 &&
+		(r.Results == nil || r.Results.OK())
 }
 
 // Run checks the commits of base..HEAD (all of HEAD's history when base is
 // empty): counts at HEAD against HEAD's baseline, the baseline commit by
 // commit, the trailer policy on every commit, and that a person made each
 // commit that accepts a loss of tests (see CheckPersons).
-func Run(ctx context.Context, dir, base string) (*Report, error) {
+//
+// With o.Results, the runners' reports are read first, so that a report
+// that does not read stops the check before any count (exit 2), and every
+// test the count sees as active at HEAD must be in them as run.
+func Run(ctx context.Context, dir, base string, o Options) (*Report, error) {
+	var set *reports.Set
+	if len(o.Results) > 0 {
+		var err error
+		if set, err = reports.Load(o.Results); err != nil {
+			return nil, fmt.Errorf("%w\nthe runners' reports decide what ran: write them again before sentinel ci, e.g. `go test -json ./... > report.json` (each runner's line is in docs/ci.md)", err)
+		}
+	}
 	opts, _, err := coverage.ProjectOptions(ctx, dir, coverage.Rev, "HEAD")
 	if err != nil {
 		return nil, err
@@ -80,7 +103,7 @@ func Run(ctx context.Context, dir, base string) (*Report, error) {
 		}
 		return nil, err
 	}
-	r, err := RunCommits(ctx, opts, "HEAD", commits, true)
+	r, err := runCommits(ctx, opts, "HEAD", commits, true, set)
 	if err != nil {
 		return nil, err
 	}
@@ -92,6 +115,12 @@ func Run(ctx context.Context, dir, base string) (*Report, error) {
 // baseline at head, requireBaseline makes that an error; otherwise only
 // attribution is checked (a repository with hooks but no ratchet yet).
 func RunCommits(ctx context.Context, opts coverage.Options, head string, commits []gitrepo.Commit, requireBaseline bool) (*Report, error) {
+	return runCommits(ctx, opts, head, commits, requireBaseline, nil)
+}
+
+// runCommits is RunCommits, and with set, the check of what the reports
+// ran against the tests of head's count.
+func runCommits(ctx context.Context, opts coverage.Options, head string, commits []gitrepo.Commit, requireBaseline bool, set *reports.Set) (*Report, error) {
 	r := &Report{Head: head}
 	var err error
 	if commits, r.Since, r.Unjudged, err = judged(ctx, opts.Dir, head, commits); err != nil {
@@ -116,6 +145,11 @@ func RunCommits(ctx context.Context, opts coverage.Options, head string, commits
 		r.Drops, r.Rows = res.Drops, res.Rows
 		if !res.OK() {
 			r.AcceptCommand = res.AcceptCommand()
+		}
+		if set != nil {
+			if r.Results, err = checkResults(ctx, res.Counts, head, set); err != nil {
+				return nil, err
+			}
 		}
 	}
 	var changes []coverage.BaselineChange
@@ -206,6 +240,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	for _, p := range r.PersonOnly {
 		p.writeText(&b)
 	}
+	writeResultsText(&b, r.Head, r.Results)
 	tr := &trailers.Report{Checked: r.Checked, Findings: onceEach(r.Attribution), Commits: true}
 	if len(r.Attribution) > 0 {
 		if err := tr.WriteText(&b); err != nil {
@@ -300,6 +335,11 @@ func (r *Report) WriteGitHub(w io.Writer) error {
 	for _, f := range r.Attribution {
 		for _, v := range f.Violations {
 			ghError(&b, "", 0, "sentinel attribution", fmt.Sprintf("commit %s %s: line %d: %s: %s; fix: %s", quote.Name(f.Source), quote.Name(f.Title), v.Line, v.Rule, v.Reason, v.Fix))
+		}
+	}
+	if r.Results != nil {
+		for _, f := range r.Results.Lost {
+			ghError(&b, f.Path, max(f.Line, 1), "sentinel ratchet", "test "+quote.Name(f.Name)+": "+quote.Text(f.Text()))
 		}
 	}
 	if r.OK() {

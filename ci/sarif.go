@@ -46,5 +46,10 @@ func (r *Report) SARIF(version string) *sarif.Log {
 			gitrepo.ShortID(p.Commit), quote.Name(p.Title), p.Summary(), strings.Join(causes, "; "))
 		rs.Add(sarif.RulePersonOnly, coverage.BaselinePath, 0, text, p.Commit)
 	}
+	if r.Results != nil {
+		for _, f := range r.Results.Lost {
+			rs.Test(sarif.RuleNotRun, f.Path, f.Line, f.Name, fmt.Sprintf("%s test %s: %s; make the runner run it again, or delete it in a commit a person makes and accepts: `sentinel accept --reason \"WHY\"`", f.Language, quote.Name(f.Name), quote.Text(f.Text())))
+		}
+	}
 	return rs.Log(version)
 }

@@ -126,6 +126,26 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		}
 		b.WriteString("\n")
 	}
+	if v := r.Results; v != nil {
+		fmt.Fprintf(&b, "### What ran\n\nThe runners' reports (%d) ran %d of the %d active tests the count sees at HEAD, %d cases.\n\n", len(v.Reports), v.Ran, v.Tests, v.Cases)
+		for i, f := range v.Lost {
+			if i == maxListed {
+				fmt.Fprintf(&b, "- and %d more (`sentinel ci` lists them all)\n", len(v.Lost)-i)
+				break
+			}
+			fmt.Fprintf(&b, "- %s test %s (%s:%d): %s\n", f.Language, md(f.Name), md(f.Path), f.Line, md(f.Text()))
+		}
+		if len(v.Lost) > 0 {
+			b.WriteString("\nUndo what keeps the runner from running them (a harness, a runner's configuration, the workflow), or delete them in a commit a person makes and accepts: `sentinel accept --reason \"WHY THESE TESTS WENT\"`.\n")
+		}
+		if n := len(v.Platform); n > 0 {
+			fmt.Fprintf(&b, "\n%d tests skipped on this platform, for a reason the count sees; another job of the matrix runs them.\n", n)
+		}
+		if n := len(v.Unknown); n > 0 {
+			fmt.Fprintf(&b, "\n%d cases the runners ran match no test the count sees (information; `sentinel ci` lists them).\n", n)
+		}
+		b.WriteString("\n")
+	}
 	if len(r.Attribution) > 0 {
 		b.WriteString("### Attribution\n\n")
 		for _, f := range r.Attribution {
@@ -214,6 +234,9 @@ func (r *Report) tally() string {
 	add(other, "commit that deletes or breaks the baseline", "commits that delete or break the baseline")
 	add(len(r.PersonOnly), "acceptance not shown to be a person's", "acceptances not shown to be a person's")
 	add(len(r.Attribution), "commit refused by the attribution policy", "commits refused by the attribution policy")
+	if r.Results != nil {
+		add(len(r.Results.Lost), "active test the runners' reports did not run", "active tests the runners' reports did not run")
+	}
 	return strings.Join(parts, ", ")
 }
 

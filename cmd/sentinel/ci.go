@@ -15,6 +15,9 @@ type ciOptions struct {
 	// summary is a file to append a markdown summary to, such as
 	// $GITHUB_STEP_SUMMARY.
 	summary string
+	// results are the runners' reports for HEAD: files, directories or
+	// globs.
+	results []string
 }
 
 // ciFormats are the forms of ci's report.
@@ -29,6 +32,7 @@ func ciCommand(e *env) *cli.Command {
 			formatFlag(ciFormats...),
 			colorFlag(),
 			&cli.StringFlag{Name: "summary", Usage: "also append a markdown summary (counts, peaks, what was refused) to `FILE`, such as $GITHUB_STEP_SUMMARY"},
+			&cli.StringSliceFlag{Name: "results", Usage: "the test runners' own reports of HEAD (JUnit XML, go test -json): a file, a directory or a glob, repeatable; every test the count sees as active must be in them as run"},
 		},
 		Action: func(c *cli.Context) error {
 			f, err := checkFormat(c, ciFormats...)
@@ -36,14 +40,14 @@ func ciCommand(e *env) *cli.Command {
 				return err
 			}
 			return reportIn(e, f, func(e *env) error {
-				return runCI(c, e, ciOptions{base: c.String("base"), format: f, summary: c.String("summary")})
+				return runCI(c, e, ciOptions{base: c.String("base"), format: f, summary: c.String("summary"), results: c.StringSlice("results")})
 			})
 		},
 	}
 }
 
 func runCI(c *cli.Context, e *env, o ciOptions) error {
-	r, err := ci.Run(c.Context, e.dir, o.base)
+	r, err := ci.Run(c.Context, e.dir, o.base, ci.Options{Results: o.results})
 	if o.summary != "" {
 		if serr := ci.AppendSummary(o.summary, r, err); serr != nil && err == nil {
 			return serr

@@ -234,6 +234,16 @@ func collectReports(t *testing.T) *reports {
 	r.git("commit", "-q", "-a", "-m", "Lose tests")
 	keep(secCI, r.must(exitPolicy, "ci", "--format", "json"))
 	rep.sarif["ci"] = []byte(r.must(exitPolicy, "ci", "--format", "sarif"))
+	// The runner's report of that commit, which ran another package's
+	// test only: TestOne is lost, the other is information.
+	results := filepath.Join(t.TempDir(), "report.json")
+	if err := os.WriteFile(results, []byte(`{"Action":"run","Package":"example.com/other","Test":"TestElse"}
+{"Action":"skip","Package":"example.com/other","Test":"TestElse"}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	keep(secCI, r.must(exitPolicy, "ci", "--format", "json", "--results", results))
+	rep.sarif["ci-results"] = []byte(r.must(exitPolicy, "ci", "--format", "sarif", "--results", results))
 	keep(secHistory, r.must(exitOK, "history", "--format", "json"))
 	keep(secTrailers, r.must(exitPolicy, "trailers", "check", "--range", "HEAD", "--format", "json"))
 

@@ -65,6 +65,8 @@ func TestSARIFSchema(t *testing.T) {
 		"ci": {sarif.RuleBelowPeak, sarif.RuleMissingTest, sarif.RuleSkippedTest, sarif.RuleFewerAssertions, sarif.RulePeakLowered,
 			sarif.RulePersonOnly, sarif.RuleMissingAssisted, sarif.RuleAgentIdentity},
 		"ci-pass": nil,
+		"ci-results": {sarif.RuleBelowPeak, sarif.RuleMissingTest, sarif.RuleSkippedTest, sarif.RuleFewerAssertions, sarif.RulePeakLowered,
+			sarif.RulePersonOnly, sarif.RuleMissingAssisted, sarif.RuleAgentIdentity, sarif.RuleNotRun},
 	}
 	for name, want := range wantRules {
 		data := rep.sarif[name]

@@ -35,6 +35,9 @@ const (
 	// reads, so the attribution policy cannot be shown to hold; the id is
 	// the policy's too.
 	RuleMessageTooLarge = "message-too-large"
+	// RuleNotRun: a test the count sees as active is not in the runners'
+	// reports as run (sentinel ci --results).
+	RuleNotRun = "test-not-run"
 )
 
 // acceptFix is what a person does about a loss that was meant.
@@ -79,6 +82,9 @@ var Rules = []Rule{
 	rule(RuleMessageTooLarge, "MessageTooLarge", "A commit message is too large to check.",
 		"The message is larger than the 1 MiB sentinel reads of a commit message. Trailers and agent footers count wherever git finds them in it, so a message that cannot be read whole cannot be shown to follow the attribution policy.",
 		"Reword the commit with a shorter message (`git rebase -i COMMIT~1`, mark it reword), and keep logs and data in files of the commit."),
+	rule(RuleNotRun, "TestNotRun", "A test the count sees did not run.",
+		"A test the static count sees as active at the commit under check is not in the runners' reports given to `sentinel ci --results` as run: it was deselected, excluded, never compiled, its file was never collected, or it was skipped at run time for a reason the count cannot see. A harness, a runner's configuration or the workflow can switch a whole suite off without a test file changing.",
+		"Undo what keeps the runner from running the test, or delete the test in a commit a person makes and accepts: `sentinel accept --reason \"WHY\"`."),
 }
 
 func rule(id, name, short, full, help string) Rule {

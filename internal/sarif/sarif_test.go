@@ -35,7 +35,7 @@ func TestRules(t *testing.T) {
 		seen[r.ID] = true
 	}
 	for _, id := range []string{RuleBelowPeak, RuleMissingTest, RuleSkippedTest, RuleFewerAssertions, RuleUncountedFile, RulePeakLowered, RulePersonOnly,
-		RuleAgentIdentity, RuleAgentSignoff, RuleAgentFooter, RuleMissingAssisted, RuleMessageTooLarge} {
+		RuleAgentIdentity, RuleAgentSignoff, RuleAgentFooter, RuleMissingAssisted, RuleMessageTooLarge, RuleNotRun} {
 		if !seen[id] {
 			t.Errorf("no rule %s", id)
 		}
