@@ -27,7 +27,7 @@ func parseGoJSON(name string, data []byte) ([]Case, error) {
 		at    = map[key]int{}      // the case's index in cases
 		out   = map[key][]string{} // a skipped test's own lines, for its reason
 	)
-	line := 0
+	line, packages := 0, 0
 	for len(data) > 0 {
 		line++
 		var l []byte
@@ -49,6 +49,9 @@ func parseGoJSON(name string, data []byte) ([]Case, error) {
 		}
 		if e.Action == "" {
 			return nil, &Error{File: name, Line: line, Col: 1, Err: fmt.Errorf("an event without an Action: %w", ErrFormat)}
+		}
+		if e.Package != "" {
+			packages++
 		}
 		if e.Test == "" {
 			continue
@@ -80,6 +83,9 @@ func parseGoJSON(name string, data []byte) ([]Case, error) {
 				out[k] = append(out[k], o)
 			}
 		}
+	}
+	if packages == 0 {
+		return nil, &Error{File: name, Err: ErrEmpty}
 	}
 	return cases, nil
 }

@@ -40,6 +40,7 @@ func parseJUnit(name string, data []byte) ([]Case, error) {
 		skip   strings.Builder
 		root   bool
 		depth  int // the testcase's depth in stack
+		units  int // the suites read
 	)
 	for {
 		tok, err := d.Token()
@@ -65,6 +66,7 @@ func parseJUnit(name string, data []byte) ([]Case, error) {
 			switch {
 			case el == "testsuite":
 				suites = append(suites, attr(t, "name"))
+				units++
 			case el == "testcase" && cur == nil:
 				if len(cases) >= MaxCases {
 					return nil, fail(fmt.Errorf("over %d test cases: %w", MaxCases, ErrTooLarge))
@@ -113,6 +115,9 @@ func parseJUnit(name string, data []byte) ([]Case, error) {
 	}
 	if !root {
 		return nil, &Error{File: name, Err: fmt.Errorf("an XML document without <testsuites> or <testsuite>: %w", ErrFormat)}
+	}
+	if units == 0 && len(cases) == 0 {
+		return nil, &Error{File: name, Err: ErrEmpty}
 	}
 	return cases, nil
 }

@@ -519,7 +519,9 @@ func ModulePath(gomod []byte) string {
 // holds a go.mod ("" for the root): the nearest module's path and the rest
 // of dir. It is "" when no module holds dir.
 func ImportPath(modules map[string]string, dir string) string {
-	dir = strings.Trim(dir, "/")
+	if dir = strings.Trim(dir, "/"); dir == "." {
+		dir = ""
+	}
 	for d := dir; ; {
 		if mod, ok := modules[d]; ok && mod != "" {
 			rest := strings.TrimPrefix(strings.TrimPrefix(dir, d), "/")

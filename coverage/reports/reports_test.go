@@ -251,8 +251,10 @@ func TestReportsCombine(t *testing.T) {
 func TestReportErrors(t *testing.T) {
 	dir := t.TempDir()
 	for _, c := range []struct{ name, content, want string }{
-		{"empty.xml", "", "empty.xml: the report holds no test case"},
-		{"none.xml", `<testsuites><testsuite name="x" tests="0"/></testsuites>`, "none.xml: the report holds no test case"},
+		{"empty.xml", "", "empty.xml: the report is empty"},
+		{"none.xml", `<testsuites></testsuites>`, "none.xml: the report is empty"},
+		{"none.json", "\n\n", "none.json: the report is empty"},
+		{"nopkg.json", `{"Action":"output","Output":"no Go files\n"}`, "nopkg.json: the report is empty"},
 		{"html.xml", "<html><body/></html>", "html.xml:1:7: an XML document whose root is <html>"},
 		{"text.json", "ok  \texample.com/m\t0.1s\n", "text.json:1:1: not a JUnit XML report nor go test -json output"},
 		{"bad.json", "{\"Action\":\"run\",\"Test\":\"TestA\"}\n{\"Action\":\n", "bad.json:2:1: not a go test -json event"},
@@ -275,6 +277,22 @@ func TestReportErrors(t *testing.T) {
 	}
 }
 
+// TestRanNothing: a report that ran no test, but says what it ran (a
+// TestMain that exits before m.Run), reads, and every test is absent.
+func TestRanNothing(t *testing.T) {
+	s, err := Load([]string{write(t, t.TempDir(), "r.json", `{"Action":"start","Package":"example.com/m/calc"}
+{"Action":"output","Package":"example.com/m/calc","Output":"ok  \texample.com/m/calc\t0.002s\n"}
+{"Action":"pass","Package":"example.com/m/calc","Elapsed":0.002}
+`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := Match([]Test{{Language: "go", Path: "calc/calc_test.go", Name: "TestAdd", Scope: "example.com/m/calc"}}, s)
+	if len(v.Lost) != 1 || v.Lost[0].Cause != CauseAbsent {
+		t.Errorf("%+v", v)
+	}
+}
+
 // TestGoJSONUnfinished: a test that starts and never ends (os.Exit, a
 // panic) ran; one that never starts is not in the report.
 func TestGoJSONUnfinished(t *testing.T) {
@@ -292,7 +310,7 @@ func TestGoJSONUnfinished(t *testing.T) {
 // nearest go.mod.
 func TestImportPath(t *testing.T) {
 	mods := map[string]string{"": "example.com/m", "tools": "example.com/m/tools", "x/y": "other.org/y"}
-	for dir, want := range map[string]string{"": "example.com/m", "calc": "example.com/m/calc", "tools/gen": "example.com/m/tools/gen", "x/y/z": "other.org/y/z", "x": "example.com/m/x"} {
+	for dir, want := range map[string]string{"": "example.com/m", ".": "example.com/m", "calc": "example.com/m/calc", "tools/gen": "example.com/m/tools/gen", "x/y/z": "other.org/y/z", "x": "example.com/m/x"} {
 		if got := ImportPath(mods, dir); got != want {
 			t.Errorf("ImportPath(%q) = %q, want %q", dir, got, want)
 		}
