@@ -149,7 +149,7 @@ bench:
 # fuzzes one target per run. FUZZ=package:Target narrows it to one.
 FUZZTIME ?= 60s
 FUZZ ?= trailers:FuzzParseMatchesGit trailers:FuzzAddAssistedBy languages:FuzzCount \
-	guard:FuzzEvaluate guard:FuzzDecide guard/script:FuzzScriptEffects coverage:FuzzBaseline config:FuzzParse
+	guard:FuzzEvaluate guard:FuzzDecide guard/script:FuzzScriptEffects coverage:FuzzBaseline config:FuzzParse coverage/reports:FuzzParse
 fuzz:
 	@set -e; for t in $(FUZZ); do \
 		echo "fuzz $$t for $(FUZZTIME)"; \

@@ -199,16 +199,18 @@ func Match(tests []Test, s *Set) *Verdict {
 // leaves counts a test's cases: a Go test that ran subtests is its
 // subtests, not itself besides them.
 func leaves(cases map[string]bool) int {
+	parents := map[string]bool{}
+	for c := range cases {
+		for i := strings.LastIndexByte(c, '/'); i > 0; i = strings.LastIndexByte(c[:i], '/') {
+			if parents[c[:i]] {
+				break // its own parents are marked already
+			}
+			parents[c[:i]] = true
+		}
+	}
 	n := 0
 	for c := range cases {
-		parent := false
-		for d := range cases {
-			if len(d) > len(c) && strings.HasPrefix(d, c+"/") {
-				parent = true
-				break
-			}
-		}
-		if !parent {
+		if !parents[c] {
 			n++
 		}
 	}
