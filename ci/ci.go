@@ -46,6 +46,11 @@ type Report struct {
 	// Attested are the commits the trailer policy refuses that a person
 	// attested after the fact, by their short ids.
 	Attested []string `json:"attested"`
+	// Harness lists the commits an agent had a hand in that change a file
+	// deciding what the runner runs (conftest.py, a Jest config, a
+	// TestMain, Cargo's targets, the CI workflow): for a person to look
+	// at, not a refusal.
+	Harness []HarnessChange `json:"harness"`
 	// Results is what the runners' reports (--results) say of the tests
 	// the count sees as active at Head; nil without reports.
 	Results *reports.Verdict `json:"results,omitempty"`
@@ -192,6 +197,12 @@ func runCommits(ctx context.Context, opts coverage.Options, head string, commits
 	if r.PersonOnly, err = CheckPersons(ctx, opts.Dir, &s.Syntax, commits, changes); err != nil {
 		return nil, err
 	}
+	if r.Harness, err = CheckHarness(ctx, opts.Dir, &s.Syntax, commits); err != nil {
+		return nil, err
+	}
+	if r.Harness == nil {
+		r.Harness = []HarnessChange{}
+	}
 	return r, nil
 }
 
@@ -241,6 +252,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		p.writeText(&b)
 	}
 	writeResultsText(&b, r.Head, r.Results)
+	writeHarnessText(&b, r.Harness)
 	tr := &trailers.Report{Checked: r.Checked, Findings: onceEach(r.Attribution), Commits: true}
 	if len(r.Attribution) > 0 {
 		if err := tr.WriteText(&b); err != nil {
@@ -341,6 +353,12 @@ func (r *Report) WriteGitHub(w io.Writer) error {
 		for _, f := range r.Results.Lost {
 			ghError(&b, f.Path, max(f.Line, 1), "sentinel ratchet", "test "+quote.Name(f.Name)+": "+quote.Text(f.Text()))
 		}
+	}
+	for _, h := range r.Harness {
+		// A warning: the change is for a person to look at, not a refusal.
+		var e strings.Builder
+		ghError(&e, h.Path, 1, "sentinel harness", fmt.Sprintf("commit %s %s changes %s: what the runner runs may have changed with no test file changed (%s)", gitrepo.ShortID(h.Commit), quote.Name(h.Title), h.What, h.Agent))
+		b.WriteString(strings.Replace(e.String(), "::error ", "::warning ", 1))
 	}
 	if r.OK() {
 		fmt.Fprintf(&b, "::notice title=sentinel::%d commits checked, all pass\n", r.Checked)

@@ -168,7 +168,7 @@ func collectReports(t *testing.T) *reports {
 
 	// A repository without a baseline: a command that cannot do its job.
 	r.git("init", "-q", "-b", "main", ".")
-	r.write("go.mod", "module example.com/a\n", "a_test.go", testsAll)
+	r.write("go.mod", "module example.com/a\n", "a_test.go", testsAll, "conftest.py", "import pytest\n")
 	keep(secError, r.must(exitError, "status", "--format", "json"))
 	keep(secError, r.must(exitError, "ci", "--format", "json"))
 	keep(secHistory, r.must(exitOK, "history", "--format", "json"))
@@ -195,7 +195,7 @@ func collectReports(t *testing.T) *reports {
 	r.git("commit", "-q", "--allow-empty", "-m", "Helped", "-m",
 		"Co-authored-by: Claude <noreply@anthropic.com>\nSigned-off-by: Claude <noreply@anthropic.com>")
 	// An acceptance, committed by an agent.
-	r.write("a_test.go", testsLess)
+	r.write("a_test.go", testsLess, "conftest.py", "import pytest\n\ncollect_ignore_glob = [\"*\"]\n")
 	r.must(exitOK, "accept", "--reason", "TestFour moved to the integration suite")
 	r.git("commit", "-q", "-a", "-m", "Drop TestFour", "-m", "Assisted-by: Claude:claude-opus-4")
 	// A peak lowered by hand.
