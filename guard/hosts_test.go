@@ -159,7 +159,18 @@ func TestAmpReadsToolFromEnvironment(t *testing.T) {
 		{"edit_file", `{"path":"/home/agent-test/src/project/main.go","old_str":"a","new_str":"b"}`, verdict.Allow},
 		{"Read", `{"path":"/home/agent-test/.ssh/id_ed25519"}`, verdict.Deny},
 		{"Grep", `{"pattern":"x","path":"/home/agent-test/src/project"}`, verdict.Allow},
-		{"mermaid", `{"code":"graph TD"}`, verdict.Allow},
+		// The shell tools Amp maps a Bash rule to, with their own keys,
+		// and its patch tool.
+		{"shell_command", `{"command":"git commit --no-verify -m x","workdir":"/home/agent-test/src/project"}`, verdict.Deny},
+		{"shell_command", `{"command":"go test ./..."}`, verdict.Allow},
+		{"shell_command", `{"cmd":"ls"}`, verdict.Deny},
+		{"async_shell_command", `{"command":"rm -rf ~"}`, verdict.Deny},
+		{"apply_patch", `{"patchText":"*** Begin Patch\n*** Add File: /home/agent-test/src/project/.git/hooks/pre-commit\n+exit 0\n*** End Patch\n"}`, verdict.Deny},
+		{"apply_patch", `{"patchText":"*** Begin Patch\n*** Update File: /home/agent-test/src/project/main.go\n@@\n-a\n+b\n*** End Patch\n"}`, verdict.Allow},
+		{"apply_patch", `{"patch":"*** Begin Patch\n*** Add File: x\n+x\n*** End Patch\n"}`, verdict.Deny},
+		// A tool Amp delegates that the guard does not read is refused:
+		// only install's rules and Amp's mapping of them send one.
+		{"mermaid", `{"code":"graph TD"}`, verdict.Deny},
 	} {
 		env := map[string]string{"AGENT": "amp", "AGENT_TOOL_NAME": tc.tool}
 		for _, dialect := range []string{"amp", ""} {

@@ -148,7 +148,11 @@ func (qwen) Answer(d verdict.Outcome, call *Call) Answer { return cloneAnswer(d)
 // --- Amp ---
 
 // amp reads Amp's permission delegate: the tool's arguments on stdin, its
-// name in AGENT_TOOL_NAME (ampcode.com/manual/appendix, Permissions).
+// name in AGENT_TOOL_NAME (ampcode.com/manual/appendix, Permissions). Amp
+// applies a rule for Bash to its other shell tools, shell_command and
+// async_shell_command, as well (verified with Amp's own `amp permissions
+// test`), and those are the shell tools its current modes offer, beside
+// apply_patch for writes.
 type amp struct{ tool string }
 
 func (amp) Name() string { return "amp" }
@@ -160,7 +164,10 @@ func (amp) WithEnv(getenv func(string) string) Dialect {
 
 // Parse reads the arguments of the tool Amp named. The arguments are the
 // model's own, so no key in them can name another agent: the tool's name
-// comes from the environment alone.
+// comes from the environment alone. Amp hands the delegate only the tools
+// install's rules name and the shell tools it maps them to, so a tool it
+// does not know is one of those under a new name: it is refused, not let
+// through unread.
 func (a amp) Parse(input []byte) (*Call, error) {
 	if strings.TrimSpace(a.tool) == "" {
 		return nil, unreadable("AGENT_TOOL_NAME is not set, so the tool is not known")
@@ -178,6 +185,19 @@ func (a amp) Parse(input []byte) (*Call, error) {
 		c.Kind = "bash"
 		c.Command, err = in.need("cmd")
 		return c, err
+	case "shell_command", "async_shell_command":
+		if c.Cwd, err = in.optional("workdir"); err != nil {
+			return nil, err
+		}
+		c.Kind = "bash"
+		c.Command, err = in.need("command")
+		return c, err
+	case "apply_patch":
+		patch, err := in.need("patchText")
+		if err != nil {
+			return nil, err
+		}
+		return patchCall(c, patch)
 	case "create_file":
 		return fileCall(c, "write", in, "path")
 	case "edit_file", "undo_edit":
@@ -187,7 +207,7 @@ func (a amp) Parse(input []byte) (*Call, error) {
 	case "Grep":
 		return searchCall(c, in, "path", "glob")
 	}
-	return c, nil
+	return nil, unreadable("Amp's tool %q is not one the guard reads", a.tool)
 }
 
 // Answer is an exit status: 0 runs the call, 1 asks the operator, 2 and
