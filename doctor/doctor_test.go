@@ -322,3 +322,20 @@ func TestFactoryTwinShadows(t *testing.T) {
 		t.Fatalf("factory: %+v, want one broken finding %q", got, want)
 	}
 }
+
+// TestAmpAllowAll: Amp's "amp.dangerouslyAllowAll": true in the user's
+// settings allows every call before any permission rule, so the delegate
+// the project's settings name is never asked: broken.
+func TestAmpAllowAll(t *testing.T) {
+	f := newFixture(t, "repo")
+	tg := install.Targets["amp"]
+	if _, err := install.Install(tg, f.root, filepath.Join(f.root, filepath.FromSlash(tg.Project)), tg.PathHookCommand()); err != nil {
+		t.Fatal(err)
+	}
+	user := f.write(filepath.Join(f.home, filepath.FromSlash(tg.User)), `{"amp.dangerouslyAllowAll": true}`)
+	got := find(f.check(), "guard/amp")
+	want := `amp guard: ` + user + ` sets "amp.dangerouslyAllowAll", so amp runs no hook, the guard's with them`
+	if !slices.ContainsFunc(got, func(g Finding) bool { return g.Status == Broken && g.Message == want }) {
+		t.Fatalf("amp: %+v, want a broken finding %q", got, want)
+	}
+}

@@ -88,7 +88,7 @@ var covers = map[string]*cover{
 		others: []string{"postToolUse", "sessionStart", "sessionEnd", "userPromptSubmitted", "errorOccurred"}, byEvent: true,
 	},
 	"amp": {
-		acts: []string{"Bash", "create_file", "edit_file", "undo_edit"}, reads: []string{"Read", "Grep"}, byEvent: true,
+		acts: []string{"Bash", "create_file", "edit_file", "undo_edit", "apply_patch"}, reads: []string{"Read", "Grep"}, byEvent: true,
 	},
 }
 
@@ -222,13 +222,18 @@ var disableKeys = map[string][]string{
 	// Droid 0.225.2 merges hooksDisabled across its levels, the user's
 	// with the project's, and runs no hook at all once it is true.
 	"factory": {"hooks", "hooksDisabled"},
+	// Amp's "amp.dangerouslyAllowAll" (one key, its dot in the name)
+	// allows every call before any permission rule is read, so its
+	// delegates are never asked.
+	"amp": {"amp.dangerouslyAllowAll"},
 }
 
 // HooksOff reports a settings file that switches off every hook of the
 // host, sentinel's included, and the key that does, dotted: Claude Code's
-// "disableAllHooks": true, or Factory Droid's "hooksDisabled": true under
-// "hooks" (at the top of its hooks.json), in any of the files it reads,
-// turns off the hooks of all of them. A missing file switches nothing off.
+// "disableAllHooks": true, Factory Droid's "hooksDisabled": true under
+// "hooks" (at the top of its hooks.json), or Amp's
+// "amp.dangerouslyAllowAll": true, in any of the files it reads, turns off
+// the hooks of all of them. A missing file switches nothing off.
 func (t *Target) HooksOff(path string) (string, error) {
 	keys := disableKeys[t.Agent]
 	if len(keys) == 0 {

@@ -300,7 +300,8 @@ func TestInspectPluginBody(t *testing.T) {
 }
 
 // TestInspectSwitchedOff: a Kiro hook with "enabled": false is skipped by
-// Kiro, and Claude Code's "disableAllHooks": true switches off every hook.
+// Kiro, and Claude Code's "disableAllHooks": true switches off every hook,
+// as Amp's "amp.dangerouslyAllowAll": true does its delegates.
 func TestInspectSwitchedOff(t *testing.T) {
 	kiro := Targets["kiro"]
 	root := t.TempDir()
@@ -329,6 +330,15 @@ func TestInspectSwitchedOff(t *testing.T) {
 	}
 	if key, err := Targets["cursor"].HooksOff(settings); err != nil || key != "" {
 		t.Errorf("cursor: %q, %v", key, err)
+	}
+	// Amp allows every call, its delegates unasked, under
+	// "amp.dangerouslyAllowAll": true.
+	amp := Targets["amp"]
+	for content, want := range map[string]string{`{"amp.dangerouslyAllowAll": true}`: "amp.dangerouslyAllowAll", `{"amp.dangerouslyAllowAll": false}`: "", `{"disableAllHooks": true}`: ""} {
+		os.WriteFile(settings, []byte(content), 0o644)
+		if key, err := amp.HooksOff(settings); err != nil || key != want {
+			t.Errorf("amp: %s: %q, %v; want %q", content, key, err, want)
+		}
 	}
 }
 

@@ -233,8 +233,10 @@ func uninstallKiro(b below, o *options, path string) (*InstallResult, error) {
 // --- Amp ---
 
 // ampTools are the tools whose calls Amp delegates to sentinel: the ones
-// the guard reads. Every other tool keeps Amp's own rules.
-var ampTools = []string{"Bash", "create_file", "edit_file", "undo_edit", "Read", "Grep"}
+// the guard reads. Every other tool keeps Amp's own rules. Amp applies the
+// rule for Bash to its other shell tools (shell_command,
+// async_shell_command) itself; apply_patch is how its current modes write.
+var ampTools = []string{"Bash", "create_file", "edit_file", "undo_edit", "apply_patch", "Read", "Grep"}
 
 // ampKey is the settings key of Amp's permission rules.
 const ampKey = "amp.permissions"
