@@ -167,7 +167,7 @@ var Targets = map[string]*Target{
 		entries: claudeStyle("PreToolUse", "^(launch-process|write-process|save-file|str-replace-editor|apply_patch|remove-files|view)$", HookTimeoutSeconds*1000)},
 	"amp": {Agent: "amp", Project: ".amp/settings.json", User: ".config/amp/settings.json", script: "sentinel-guard.sh",
 		form: formAmp, fail: failAmp, userDir: ".config/amp",
-		Note: "Amp's delegate decides in place of Amp's own rules for the tools it covers: a call the guard allows runs without Amp's prompt, one it asks about is put to you."},
+		Note: "Amp's delegate decides in place of Amp's own rules for the tools it covers: a call the guard allows runs without Amp's prompt, one it asks about is put to you. Amp skips every permission rule, the guard's with them, under --dangerously-allow-all, \"amp.dangerouslyAllowAll\": true, or an approval answered with Allow All."},
 	"opencode": {Agent: "opencode", Project: ".opencode/plugins/sentinel-guard.js", User: ".config/opencode/plugins/sentinel-guard.js",
 		form: formPlugin, userDir: ".config/opencode"},
 }
