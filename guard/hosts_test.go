@@ -222,6 +222,10 @@ func TestHostEventsAllow(t *testing.T) {
 		{"opencode", `{"hook_event_name":"tool.execute.before","tool":"edit","cwd":"/home/agent-test/src/project","args":{"filePath":"/home/agent-test/src/project/main.go","oldString":"a","newString":"b"}}`},
 		{"opencode", `{"hook_event_name":"tool.execute.before","tool":"grep","cwd":"/home/agent-test/src/project","args":{"pattern":"x","include":"*.go"}}`},
 		{"opencode", `{"hook_event_name":"tool.execute.before","tool":"todowrite","cwd":"/home/agent-test/src/project","args":{"todos":[]}}`},
+		{"kilo", `{"hook_event_name":"tool.execute.before","host":"kilo","tool":"bash","cwd":"/home/agent-test/src/project","args":{"command":"go test ./...","description":"test"}}`},
+		{"kilo", `{"hook_event_name":"tool.execute.before","host":"kilo","tool":"background_process","cwd":"/home/agent-test/src/project","args":{"action":"start","command":"npm run dev","description":"dev server"}}`},
+		{"kilo", `{"hook_event_name":"tool.execute.before","host":"kilo","tool":"background_process","cwd":"/home/agent-test/src/project","args":{"action":"logs","id":"bp_1"}}`},
+		{"kilo", `{"hook_event_name":"tool.execute.before","host":"kilo","tool":"cron_create","cwd":"/home/agent-test/src/project","args":{"prompt":"check the build","delay":"5m"}}`},
 	} {
 		if d := decideAs(t, tc.dialect, tc.event); d.Verdict != verdict.Allow {
 			t.Errorf("%s: %s: %s (%s)", tc.dialect, tc.event, d.Verdict, d.Reason())
@@ -271,6 +275,16 @@ func TestHostEventsRefuse(t *testing.T) {
 		{"augment", `{"hook_event_name":"PreToolUse","cwd":"/home/agent-test/src/project","tool_name":"save-file","tool_input":{"path":".augment/settings.json","file_content":"{}"}}`, verdict.Deny},
 		{"opencode", `{"hook_event_name":"tool.execute.before","tool":"read","cwd":"/home/agent-test/src/project","args":{"filePath":"/home/agent-test/src/project/.env"}}`, verdict.Deny},
 		{"opencode", `{"hook_event_name":"tool.execute.before","tool":"write","cwd":"/home/agent-test/src/project","args":{"filePath":"/home/agent-test/src/project/.opencode/plugins/sentinel-guard.js","content":"//"}}`, verdict.Deny},
+		// Kilo Code: OpenCode's tools, and background_process, which
+		// starts a command; its own plugin and settings are protected.
+		{"kilo", `{"hook_event_name":"tool.execute.before","host":"kilo","tool":"bash","cwd":"/home/agent-test/src/project","args":{"command":"git commit --no-verify -m x"}}`, verdict.Deny},
+		{"kilo", `{"hook_event_name":"tool.execute.before","host":"kilo","tool":"background_process","cwd":"/home/agent-test/src/project","args":{"action":"start","command":"git push --force","workdir":"/home/agent-test/src/project"}}`, verdict.Deny},
+		{"kilo", `{"hook_event_name":"tool.execute.before","host":"kilo","tool":"background_process","cwd":"/home/agent-test/src/project","args":{"action":"monitor","command":"rm -rf ~"}}`, verdict.Deny},
+		{"kilo", `{"hook_event_name":"tool.execute.before","host":"kilo","tool":"background_process","cwd":"/home/agent-test/src/project","args":{"action":"start"}}`, verdict.Deny},
+		{"kilo", `{"hook_event_name":"tool.execute.before","host":"kilo","tool":"background_process","cwd":"/home/agent-test/src/project","args":{"action":"spawn","command":"ls"}}`, verdict.Deny},
+		{"kilo", `{"hook_event_name":"tool.execute.before","host":"kilo","tool":"write","cwd":"/home/agent-test/src/project","args":{"filePath":"/home/agent-test/src/project/.kilo/plugins/sentinel-guard.js","content":"//"}}`, verdict.Deny},
+		{"kilo", `{"hook_event_name":"tool.execute.before","host":"kilo","tool":"edit","cwd":"/home/agent-test/src/project","args":{"filePath":"/home/agent-test/src/project/.kilo/kilo.json","oldString":"a","newString":"b"}}`, verdict.Deny},
+		{"kilo", `{"hook_event_name":"tool.execute.before","host":"kilo","tool":"read","cwd":"/home/agent-test/src/project","args":{"filePath":"/home/agent-test/src/project/.env"}}`, verdict.Deny},
 	} {
 		for _, as := range []string{tc.dialect, ""} {
 			if d := decideAs(t, as, tc.event); d.Verdict != tc.want {
@@ -311,12 +325,14 @@ func TestHostAnswers(t *testing.T) {
 		{"opencode", allow, 0, `{"decision":"allow"}` + "\n"},
 		{"opencode", deny, 2, `{"decision":"deny","reason":"sentinel guard [x]: no"}` + "\n"},
 		{"opencode", warn, 0, `{"decision":"allow","warning":"sentinel guard [z]: careful"}` + "\n"},
+		{"kilo", allow, 0, `{"decision":"allow"}` + "\n"},
+		{"kilo", deny, 2, `{"decision":"deny","reason":"sentinel guard [x]: no"}` + "\n"},
 	} {
 		a := hosts.Dialects[tc.dialect].Answer(tc.d.Outcome, tc.d.Call)
 		if a.Exit != tc.exit || string(a.Stdout) != tc.stdout {
 			t.Errorf("%s %s: exit %d stdout %q, want %d %q", tc.dialect, tc.d.Verdict, a.Exit, a.Stdout, tc.exit, tc.stdout)
 		}
-		if a.Exit != 0 && tc.dialect != "cline" && tc.dialect != "opencode" && !strings.Contains(a.Stderr, "sentinel guard [") {
+		if a.Exit != 0 && tc.dialect != "cline" && tc.dialect != "opencode" && tc.dialect != "kilo" && !strings.Contains(a.Stderr, "sentinel guard [") {
 			t.Errorf("%s %s: a refusal without its reason on stderr: %q", tc.dialect, tc.d.Verdict, a.Stderr)
 		}
 	}

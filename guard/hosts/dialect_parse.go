@@ -59,7 +59,16 @@ func signature(o object) map[string]bool {
 				sig["cursor or kiro"] = true
 			}
 		case "tool.execute.before":
-			sig["opencode"] = true
+			// sentinel's plugin writes the event; in a fork of OpenCode
+			// it names the host.
+			switch host, _ := o.optional("host"); host {
+			case "":
+				sig["opencode"] = true
+			case "kilo":
+				sig["kilo"] = true
+			default:
+				sig["unknown"] = true
+			}
 		case "PreToolUse", "":
 			switch {
 			case augmentMarks(o):

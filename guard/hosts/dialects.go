@@ -64,6 +64,7 @@ var Dialects = map[string]Dialect{
 	"augment":  augment,
 	"amp":      amp{},
 	"opencode": opencode,
+	"kilo":     kilo,
 }
 
 // DialectNames lists the names of Dialects, sorted.

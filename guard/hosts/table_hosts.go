@@ -101,12 +101,40 @@ var (
 	// tool.execute.before: the tool's id, its args as OpenCode hands them
 	// to the tool, and the session's directory.
 	opencode = &hostSpec{name: "opencode", toolKey: "tool", inputKey: "args", answer: opencodeAnswer,
-		tools: tools(
-			row(bashIn("command", "workdir"), "bash"),
-			row(file("write", "filePath"), "write"),
-			row(file("edit", "filePath"), "edit", "multiedit"),
-			row(file("patch", "patchText"), "apply_patch", "patch"),
-			row(file("read", "filePath"), "read"),
-			row(search("path", "include"), "grep"),
-		)}
+		tools: tools(opencodeTools...)}
+
+	// Kilo Code: the event of the same plugin in Kilo Code's CLI, a fork
+	// of OpenCode, which names the host ("host": "kilo"); OpenCode's
+	// tools, and Kilo's background_process, which starts a command.
+	kilo = &hostSpec{name: "kilo", toolKey: "tool", inputKey: "args", answer: opencodeAnswer, strings: []string{"host"},
+		tools: tools(append(opencodeTools, row(toolSpec{read: kiloBackground}, "background_process"))...)}
 )
+
+// opencodeTools are the tools of OpenCode the guard reads, which Kilo
+// Code kept.
+var opencodeTools = []toolRow{
+	row(bashIn("command", "workdir"), "bash"),
+	row(file("write", "filePath"), "write"),
+	row(file("edit", "filePath"), "edit", "multiedit"),
+	row(file("patch", "patchText"), "apply_patch", "patch"),
+	row(file("read", "filePath"), "read"),
+	row(search("path", "include"), "grep"),
+}
+
+// kiloBackground reads Kilo Code's background_process: its start and
+// monitor actions run a command (in workdir, when set), as bash does;
+// list, status, logs, stop and restart act on a process already started,
+// whose command was read then.
+func kiloBackground(c *Call, in object) (*Call, error) {
+	action, err := in.need("action")
+	if err != nil {
+		return nil, err
+	}
+	switch action {
+	case "start", "monitor":
+		return bashIn("command", "workdir").call(c, in)
+	case "list", "status", "logs", "stop", "restart":
+		return c, nil
+	}
+	return nil, unreadable("background_process's action %q is not one the guard knows", action)
+}

@@ -305,7 +305,7 @@ func (t *Target) fileShape(path string, plugin bool) shape {
 	}
 	if plugin {
 		cmd, ok := pluginCommand(content)
-		if !ok || string(opencodePlugin(cmd, HookTimeoutSeconds*1000)) != string(content) {
+		if !ok || string(hostPlugin(t.Agent, cmd, HookTimeoutSeconds*1000)) != string(content) {
 			return shapeAltered
 		}
 		return t.commandShape(cmd)

@@ -170,6 +170,11 @@ var Targets = map[string]*Target{
 		Note: "Amp's delegate decides in place of Amp's own rules for the tools it covers: a call the guard allows runs without Amp's prompt, one it asks about is put to you. Amp skips every permission rule, the guard's with them, under --dangerously-allow-all, \"amp.dangerouslyAllowAll\": true, or an approval answered with Allow All."},
 	"opencode": {Agent: "opencode", Project: ".opencode/plugins/sentinel-guard.js", User: ".config/opencode/plugins/sentinel-guard.js",
 		form: formPlugin, userDir: ".config/opencode"},
+	// Kilo Code's CLI, a fork of OpenCode, loads the same plugins from its
+	// own directories (.kilo or .kilocode, ~/.config/kilo), not .opencode.
+	"kilo": {Agent: "kilo", Project: ".kilo/plugins/sentinel-guard.js", User: ".config/kilo/plugins/sentinel-guard.js",
+		form: formPlugin, userDir: ".config/kilo",
+		Note: "Kilo Code loads no plugin, the guard's with them, under --pure or KILO_PURE, and none of the project's under KILO_DISABLE_PROJECT_CONFIG."},
 }
 
 // TargetNames lists the names of Targets, sorted.
@@ -359,7 +364,7 @@ func Install(t *Target, root, path, command string, opts ...Option) (*InstallRes
 	case formScript:
 		return installFile(b, path, hookScript(t, command), 0o755)
 	case formPlugin:
-		return installFile(b, path, opencodePlugin(command, HookTimeoutSeconds*1000), 0o644)
+		return installFile(b, path, hostPlugin(t.Agent, command, HookTimeoutSeconds*1000), 0o644)
 	}
 	scriptChanged := false
 	if t.script != "" {

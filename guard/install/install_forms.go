@@ -333,18 +333,35 @@ func pluginCommand(content []byte) (string, bool) {
 	return cmd, true
 }
 
+// pluginHosts name the hosts of the JavaScript plugin, by agent, in the
+// plugin's own comment.
+var pluginHosts = map[string]string{"opencode": "OpenCode", "kilo": "Kilo Code"}
+
 // opencodePlugin is the OpenCode plugin that runs the hook command before
 // every tool call, synchronously, and throws (which blocks the call)
 // unless the guard answers allow: a refusal, a missing or failing binary,
 // an exit status other than 0, a timeout and an answer that is not
 // exactly an allow all block.
 func opencodePlugin(command string, timeoutMs int) []byte {
+	return hostPlugin("opencode", command, timeoutMs)
+}
+
+// hostPlugin is opencodePlugin for the agent's host: OpenCode's, or that
+// of a fork that loads OpenCode's plugins from directories of its own
+// (Kilo Code). A fork's event names it in "host", so that the guard tells
+// it from OpenCode's without --agent; OpenCode's stays as it was written.
+func hostPlugin(agent, command string, timeoutMs int) []byte {
 	hook, _ := json.Marshal(command)
-	return []byte(`// sentinel guard for OpenCode, written by sentinel guard install --agent opencode.
+	host := ""
+	if agent != "opencode" {
+		host = `          host: "` + agent + `",
+`
+	}
+	return []byte(`// sentinel guard for ` + pluginHosts[agent] + `, written by sentinel guard install --agent ` + agent + `.
 // Before every tool call it runs the guard with the call on stdin, and
 // throws, which blocks the call, unless the guard answers allow. A
 // refusal, a missing or failing binary, a timeout and an answer it cannot
-// read all block. sentinel guard uninstall --agent opencode removes it.
+// read all block. sentinel guard uninstall --agent ` + agent + ` removes it.
 import { spawnSync } from "node:child_process"
 
 const HOOK = ` + string(hook) + `
@@ -358,7 +375,7 @@ export const SentinelGuard = async (ctx) => {
       try {
         event = JSON.stringify({
           hook_event_name: "tool.execute.before",
-          tool: input && input.tool,
+` + host + `          tool: input && input.tool,
           session_id: input && input.sessionID,
           call_id: input && input.callID,
           cwd: directory,

@@ -50,7 +50,7 @@ func dig(v any, keys ...any) any {
 // and that uninstall leaves the person's own settings as they were.
 func TestInstallNewHosts(t *testing.T) {
 	const bin = "/opt/sentinel/bin/sentinel"
-	for _, name := range []string{"windsurf", "kiro", "cline", "goose", "factory", "qwen", "augment", "amp", "opencode"} {
+	for _, name := range []string{"windsurf", "kiro", "cline", "goose", "factory", "qwen", "augment", "amp", "opencode", "kilo"} {
 		t.Run(name, func(t *testing.T) {
 			tg := Targets[name]
 			root := t.TempDir()
@@ -138,10 +138,13 @@ func TestInstallNewHosts(t *testing.T) {
 				if dig(rules[len(ampTools)], "action") != "allow" || m["amp.notifications.enabled"] != false {
 					t.Errorf("amp: the person's rules moved or went: %v", m)
 				}
-			case "opencode":
+			case "opencode", "kilo":
 				b, _ := os.ReadFile(path)
 				if got, ok := pluginCommand(b); !ok || got != cmd {
-					t.Errorf("opencode: %q %v", got, ok)
+					t.Errorf("%s: %q %v", name, got, ok)
+				}
+				if !bytes.Contains(b, []byte("--agent "+name+".")) {
+					t.Errorf("%s: the plugin names another agent:\n%s", name, b)
 				}
 			}
 			if tg.script != "" {
@@ -496,6 +499,49 @@ try {
 	for k := range got {
 		if _, ok := recorded[k]; !ok {
 			t.Errorf("the plugin's event has %q, which the recorded OpenCode events lack", k)
+		}
+	}
+}
+
+// TestKiloPluginInNode: Kilo Code's plugin is OpenCode's, and its event
+// names the host, so that the guard tells it from OpenCode's; OpenCode's
+// event is unchanged.
+func TestKiloPluginInNode(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed")
+	}
+	dir := t.TempDir()
+	driver := filepath.Join(dir, "driver.mjs")
+	os.WriteFile(driver, []byte(`
+const [plugin] = process.argv.slice(2)
+const mod = await import(plugin)
+const hooks = await mod.SentinelGuard({ directory: "/home/u/src/p" })
+try {
+  await hooks["tool.execute.before"]({ tool: "bash", sessionID: "ses_1", callID: "call_1" }, { args: { command: "ls" } })
+  console.log("allowed")
+} catch (err) {
+  console.log("blocked: " + err.message)
+}
+`), 0o644)
+	for agent, host := range map[string]string{"kilo": `"kilo"`, "opencode": ""} {
+		eventFile := filepath.Join(dir, agent+".json")
+		bin := filepath.Join(dir, agent, "sentinel")
+		os.MkdirAll(filepath.Dir(bin), 0o755)
+		os.WriteFile(bin, []byte("#!/bin/sh\ncat > "+shq(eventFile)+"\nprintf '{\"decision\":\"allow\"}'\n"), 0o755)
+		cmd, err := Targets[agent].HookCommand(bin, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plugin := filepath.Join(dir, agent+".mjs")
+		os.WriteFile(plugin, hostPlugin(agent, cmd, 3000), 0o644)
+		out, err := exec.Command(node, driver, plugin).CombinedOutput()
+		if err != nil || strings.TrimSpace(string(out)) != "allowed" {
+			t.Fatalf("%s: %v\n%s", agent, err, out)
+		}
+		var ev map[string]json.RawMessage
+		if err := json.Unmarshal(mustRead(t, eventFile), &ev); err != nil || string(ev["host"]) != host || string(ev["hook_event_name"]) != `"tool.execute.before"` {
+			t.Errorf("%s: the plugin's event: %s %v", agent, mustRead(t, eventFile), err)
 		}
 	}
 }
