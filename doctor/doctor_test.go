@@ -323,6 +323,36 @@ func TestFactoryTwinShadows(t *testing.T) {
 	}
 }
 
+// TestKiloPluginsOff: Kilo Code loads no plugin under KILO_PURE, and
+// nothing of the project's under KILO_DISABLE_PROJECT_CONFIG: the guard
+// the project holds is broken under either, in the environment doctor
+// runs in.
+func TestKiloPluginsOff(t *testing.T) {
+	for _, tc := range []struct{ env, want string }{
+		{"KILO_PURE", `kilo guard: KILO_PURE is set, so kilo loads no plugin, the guard's with them`},
+		{"KILO_DISABLE_PROJECT_CONFIG", `kilo guard (PLUGIN): KILO_DISABLE_PROJECT_CONFIG is set, so kilo reads nothing of the project's, the guard's plugin with it`},
+		{"", ""},
+	} {
+		f := newFixture(t, "repo")
+		tg := install.Targets["kilo"]
+		plugin := filepath.Join(f.root, filepath.FromSlash(tg.Project))
+		if _, err := install.Install(tg, f.root, plugin, tg.PathHookCommand()); err != nil {
+			t.Fatal(err)
+		}
+		if tc.env != "" {
+			f.env[tc.env] = "True"
+		}
+		got := find(f.check(), "guard/kilo")
+		// Without either, no finding names them (the self-test's own
+		// findings depend on the sentinel this machine has).
+		named := slices.ContainsFunc(got, func(g Finding) bool { return strings.Contains(g.Message, "KILO_") })
+		want := strings.ReplaceAll(tc.want, "PLUGIN", plugin)
+		if tc.want == "" && named || tc.want != "" && !slices.ContainsFunc(got, func(g Finding) bool { return g.Status == Broken && g.Message == want }) {
+			t.Errorf("%s: %+v, want a broken finding %q", tc.env, got, want)
+		}
+	}
+}
+
 // TestAmpAllowAll: Amp's "amp.dangerouslyAllowAll": true in the user's
 // settings allows every call before any permission rule, so the delegate
 // the project's settings name is never asked: broken.

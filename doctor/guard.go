@@ -105,7 +105,22 @@ func (c *checker) guards(root string, expect []string) error {
 				c.add(Broken, subject, say("remove %q from %s", "disableAllHooks", path(f)), say("%s guard: %s sets %q, so Copilot CLI runs no hook in a folder it trusts, the guard's and your own with them", name, path(f), "disableAllHooks"))
 			}
 		}
+		// So does a variable of the environment sentinel doctor runs in,
+		// which is most likely the host's.
+		vars, byEnv := envOff[name]
+		if byEnv && envTrue(c.o.Getenv(vars.all)) {
+			off = true
+			c.add(Broken, subject, say("unset %s where %s runs", vars.all, name), say("%s guard: %s is set, so %s loads no plugin, the guard's with them", name, vars.all, name))
+		}
 		for _, pl := range places {
+			if byEnv && pl.flag == "--project" && envTrue(c.o.Getenv(vars.project)) {
+				if in, err := t.Inspect(pl.path); err == nil && len(in.Hooks) > 0 {
+					installed = true
+					c.add(Broken, subject, say("unset %s where %s runs, or install the guard with --user", vars.project, name),
+						say("%s guard (%s): %s is set, so %s reads nothing of the project's, the guard's plugin with it", name, path(pl.path), vars.project, name))
+					continue
+				}
+			}
 			in, err := t.Inspect(pl.path)
 			switch {
 			case err != nil:
@@ -330,6 +345,22 @@ func clineSkipped(path string) string {
 		return "the hook file is a symbolic link, and Cline CLI 3 skips a link without a word (the call then runs)"
 	}
 	return "the hook file is not a regular file, and Cline CLI 3 skips it without a word (the call then runs)"
+}
+
+// envOff are the environment variables under which a host loads no
+// plugin (all) or nothing of the project's directories (project): OpenCode
+// and Kilo Code's CLI, a fork of it. Verified live with Kilo Code 7.7.9:
+// under either, the call runs and the guard is never asked.
+var envOff = map[string]struct{ all, project string }{
+	"opencode": {"OPENCODE_PURE", "OPENCODE_DISABLE_PROJECT_CONFIG"},
+	"kilo":     {"KILO_PURE", "KILO_DISABLE_PROJECT_CONFIG"},
+}
+
+// envTrue reports a variable OpenCode and Kilo Code read as set: "1" or
+// "true", in any case.
+func envTrue(v string) bool {
+	v = strings.ToLower(v)
+	return v == "1" || v == "true"
 }
 
 // maxCodexConfig bounds the read of Codex's own configuration.
