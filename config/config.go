@@ -110,7 +110,7 @@ type Guard struct {
 // the names [guard] expect takes. guard/install's targets are the source;
 // its test keeps this list equal to them (config sits below the guard and
 // does not import it).
-var GuardAgents = []string{"amp", "augment", "claude", "cline", "codex", "copilot", "cursor", "factory", "gemini", "goose", "kilo", "kiro", "opencode", "qwen", "windsurf"}
+var GuardAgents = []string{"amp", "augment", "claude", "cline", "codex", "copilot", "cursor", "factory", "gemini", "goose", "kilo", "kiro", "opencode", "pi", "qwen", "windsurf"}
 
 // GuardRule is one [[guard.rules]] entry.
 type GuardRule struct {

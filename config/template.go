@@ -95,7 +95,7 @@ const Template = `# sentinel's project configuration. Every key is shown at its 
 # missing is a gap, and doctor exits 1. Without it, an agent's settings
 # directory without the guard is only advice. Names as guard install's
 # --agent takes them: amp, augment, claude, cline, codex, copilot, cursor,
-# factory, gemini, goose, kilo, kiro, opencode, qwen, windsurf.
+# factory, gemini, goose, kilo, kiro, opencode, pi, qwen, windsurf.
 # expect = ["claude"]
 
 # Rules checked after the CRITICAL hardstops, first match wins. In a

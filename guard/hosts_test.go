@@ -223,6 +223,10 @@ func TestHostEventsAllow(t *testing.T) {
 		{"opencode", `{"hook_event_name":"tool.execute.before","tool":"grep","cwd":"/home/agent-test/src/project","args":{"pattern":"x","include":"*.go"}}`},
 		{"opencode", `{"hook_event_name":"tool.execute.before","tool":"todowrite","cwd":"/home/agent-test/src/project","args":{"todos":[]}}`},
 		{"kilo", `{"hook_event_name":"tool.execute.before","host":"kilo","tool":"bash","cwd":"/home/agent-test/src/project","args":{"command":"go test ./...","description":"test"}}`},
+		{"pi", `{"hook_event_name":"tool_call","tool":"bash","tool_call_id":"c1","cwd":"/home/agent-test/src/project","args":{"command":"go test ./...","timeout":60}}`},
+		{"pi", `{"hook_event_name":"tool_call","tool":"edit","tool_call_id":"c1","cwd":"/home/agent-test/src/project","args":{"path":"main.go","edits":[{"oldText":"a","newText":"b"}]}}`},
+		{"pi", `{"hook_event_name":"tool_call","tool":"grep","tool_call_id":"c1","cwd":"/home/agent-test/src/project","args":{"pattern":"TODO","glob":"*.go"}}`},
+		{"pi", `{"hook_event_name":"tool_call","tool":"find","tool_call_id":"c1","cwd":"/home/agent-test/src/project","args":{"pattern":"*.env"}}`},
 		{"kilo", `{"hook_event_name":"tool.execute.before","host":"kilo","tool":"background_process","cwd":"/home/agent-test/src/project","args":{"action":"start","command":"npm run dev","description":"dev server"}}`},
 		{"kilo", `{"hook_event_name":"tool.execute.before","host":"kilo","tool":"background_process","cwd":"/home/agent-test/src/project","args":{"action":"logs","id":"bp_1"}}`},
 		{"kilo", `{"hook_event_name":"tool.execute.before","host":"kilo","tool":"cron_create","cwd":"/home/agent-test/src/project","args":{"prompt":"check the build","delay":"5m"}}`},
@@ -285,6 +289,14 @@ func TestHostEventsRefuse(t *testing.T) {
 		{"kilo", `{"hook_event_name":"tool.execute.before","host":"kilo","tool":"write","cwd":"/home/agent-test/src/project","args":{"filePath":"/home/agent-test/src/project/.kilo/plugins/sentinel-guard.js","content":"//"}}`, verdict.Deny},
 		{"kilo", `{"hook_event_name":"tool.execute.before","host":"kilo","tool":"edit","cwd":"/home/agent-test/src/project","args":{"filePath":"/home/agent-test/src/project/.kilo/kilo.json","oldString":"a","newString":"b"}}`, verdict.Deny},
 		{"kilo", `{"hook_event_name":"tool.execute.before","host":"kilo","tool":"read","cwd":"/home/agent-test/src/project","args":{"filePath":"/home/agent-test/src/project/.env"}}`, verdict.Deny},
+		// Pi: its tools' own keys, relative paths from the session's
+		// directory, and its extensions protected.
+		{"pi", `{"hook_event_name":"tool_call","tool":"bash","tool_call_id":"c1","cwd":"/home/agent-test/src/project","args":{"command":"git push --force"}}`, verdict.Deny},
+		{"pi", `{"hook_event_name":"tool_call","tool":"write","tool_call_id":"c1","cwd":"/home/agent-test/src/project","args":{"path":".git/hooks/pre-commit","content":"exit 0"}}`, verdict.Deny},
+		{"pi", `{"hook_event_name":"tool_call","tool":"edit","tool_call_id":"c1","cwd":"/home/agent-test/src/project","args":{"path":".pi/extensions/sentinel-guard.js","edits":[{"oldText":"a","newText":"b"}]}}`, verdict.Deny},
+		{"pi", `{"hook_event_name":"tool_call","tool":"read","tool_call_id":"c1","cwd":"/home/agent-test/src/project","args":{"path":".env"}}`, verdict.Deny},
+		{"pi", `{"hook_event_name":"tool_call","tool":"grep","tool_call_id":"c1","cwd":"/home/agent-test/src/project","args":{"pattern":"KEY","path":"/home/agent-test/src/project","glob":".env"}}`, verdict.Deny},
+		{"pi", `{"hook_event_name":"tool_call","tool":"bash","tool_call_id":"c1","cwd":"/home/agent-test/src/project","args":{}}`, verdict.Deny},
 	} {
 		for _, as := range []string{tc.dialect, ""} {
 			if d := decideAs(t, as, tc.event); d.Verdict != tc.want {
@@ -327,12 +339,14 @@ func TestHostAnswers(t *testing.T) {
 		{"opencode", warn, 0, `{"decision":"allow","warning":"sentinel guard [z]: careful"}` + "\n"},
 		{"kilo", allow, 0, `{"decision":"allow"}` + "\n"},
 		{"kilo", deny, 2, `{"decision":"deny","reason":"sentinel guard [x]: no"}` + "\n"},
+		{"pi", allow, 0, `{"decision":"allow"}` + "\n"},
+		{"pi", deny, 2, `{"decision":"deny","reason":"sentinel guard [x]: no"}` + "\n"},
 	} {
 		a := hosts.Dialects[tc.dialect].Answer(tc.d.Outcome, tc.d.Call)
 		if a.Exit != tc.exit || string(a.Stdout) != tc.stdout {
 			t.Errorf("%s %s: exit %d stdout %q, want %d %q", tc.dialect, tc.d.Verdict, a.Exit, a.Stdout, tc.exit, tc.stdout)
 		}
-		if a.Exit != 0 && tc.dialect != "cline" && tc.dialect != "opencode" && tc.dialect != "kilo" && !strings.Contains(a.Stderr, "sentinel guard [") {
+		if a.Exit != 0 && tc.dialect != "cline" && tc.dialect != "opencode" && tc.dialect != "kilo" && tc.dialect != "pi" && !strings.Contains(a.Stderr, "sentinel guard [") {
 			t.Errorf("%s %s: a refusal without its reason on stderr: %q", tc.dialect, tc.d.Verdict, a.Stderr)
 		}
 	}

@@ -58,6 +58,9 @@ func signature(o object) map[string]bool {
 			default:
 				sig["cursor or kiro"] = true
 			}
+		case "tool_call":
+			// sentinel's extension in Pi writes the event.
+			sig["pi"] = true
 		case "tool.execute.before":
 			// sentinel's plugin writes the event; in a fork of OpenCode
 			// it names the host.

@@ -65,6 +65,7 @@ var Dialects = map[string]Dialect{
 	"amp":      amp{},
 	"opencode": opencode,
 	"kilo":     kilo,
+	"pi":       pi,
 }
 
 // DialectNames lists the names of Dialects, sorted.

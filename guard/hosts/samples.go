@@ -28,6 +28,7 @@ var sampleEvents = map[string]struct {
 	"kiro":     {event: `{"hook_event_name":"preToolUse","cwd":{{cwd}},"tool_name":"execute_bash","tool_input":{"command":{{command}},"summary":"sentinel guard test"}}`},
 	"opencode": {event: `{"hook_event_name":"tool.execute.before","tool":"bash","session_id":"sentinel-test","call_id":"call_1","cwd":{{cwd}},"args":{"command":{{command}},"description":"sentinel guard test"}}`},
 	"kilo":     {event: `{"hook_event_name":"tool.execute.before","host":"kilo","tool":"bash","session_id":"sentinel-test","call_id":"call_1","cwd":{{cwd}},"args":{"command":{{command}},"description":"sentinel guard test"}}`},
+	"pi":       {event: `{"hook_event_name":"tool_call","tool":"bash","tool_call_id":"call_1","cwd":{{cwd}},"args":{"command":{{command}}}}`},
 	"qwen":     {event: `{"session_id":"sentinel-test","transcript_path":"/dev/null","cwd":{{cwd}},"hook_event_name":"PreToolUse","timestamp":"2026-12-01T00:00:00.000Z","permission_mode":"default","tool_name":"run_shell_command","tool_input":{"command":{{command}},"description":"sentinel guard test"},"tool_use_id":"toolu_1","tool_call_id":"call_1"}`},
 	"windsurf": {event: `{"agent_action_name":"pre_run_command","trajectory_id":"sentinel-test","execution_id":"exec-1","timestamp":"2026-12-01T00:00:00Z","tool_info":{"command_line":{{command}},"cwd":{{cwd}}}}`},
 }

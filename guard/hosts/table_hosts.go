@@ -108,6 +108,18 @@ var (
 	// tools, and Kilo's background_process, which starts a command.
 	kilo = &hostSpec{name: "kilo", toolKey: "tool", inputKey: "args", answer: opencodeAnswer, strings: []string{"host"},
 		tools: tools(append(opencodeTools, row(toolSpec{read: kiloBackground}, "background_process"))...)}
+
+	// Pi: the event sentinel's extension builds from tool_call: the
+	// tool's name, its input as Pi hands it to the tool, and the
+	// session's directory. find and ls list names and let be.
+	pi = &hostSpec{name: "pi", toolKey: "tool", inputKey: "args", answer: opencodeAnswer, strings: []string{"tool_call_id"},
+		tools: tools(
+			row(bash("command"), "bash"),
+			row(file("write", "path"), "write"),
+			row(file("edit", "path"), "edit"),
+			row(file("read", "path"), "read"),
+			row(search("path", "glob"), "grep"),
+		)}
 )
 
 // opencodeTools are the tools of OpenCode the guard reads, which Kilo

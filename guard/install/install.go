@@ -85,7 +85,7 @@ const (
 	// formAmp is Amp's settings: "amp.permissions" rules that delegate
 	// the decision to a program.
 	formAmp
-	// formPlugin is a JavaScript plugin file (OpenCode).
+	// formPlugin is a JavaScript plugin file (OpenCode, Kilo Code, Pi).
 	formPlugin
 )
 
@@ -175,6 +175,11 @@ var Targets = map[string]*Target{
 	"kilo": {Agent: "kilo", Project: ".kilo/plugins/sentinel-guard.js", User: ".config/kilo/plugins/sentinel-guard.js",
 		form: formPlugin, userDir: ".config/kilo",
 		Note: "Kilo Code loads no plugin, the guard's with them, under --pure or KILO_PURE, and none of the project's under KILO_DISABLE_PROJECT_CONFIG."},
+	// Pi loads the extensions of .pi/extensions in the directory it starts
+	// in, and of ~/.pi/agent/extensions (PI_CODING_AGENT_DIR moves it).
+	"pi": {Agent: "pi", Project: ".pi/extensions/sentinel-guard.js", User: ".pi/agent/extensions/sentinel-guard.js",
+		form: formPlugin, userDir: ".pi/agent",
+		Note: "Pi loads a project's extensions from .pi/extensions in the directory it starts in, not from the repository's root: started in a subdirectory, it runs without the guard, unless you install it with --user. --no-extensions loads none."},
 }
 
 // TargetNames lists the names of Targets, sorted.

@@ -335,7 +335,7 @@ func pluginCommand(content []byte) (string, bool) {
 
 // pluginHosts name the hosts of the JavaScript plugin, by agent, in the
 // plugin's own comment.
-var pluginHosts = map[string]string{"opencode": "OpenCode", "kilo": "Kilo Code"}
+var pluginHosts = map[string]string{"opencode": "OpenCode", "kilo": "Kilo Code", "pi": "Pi"}
 
 // opencodePlugin is the OpenCode plugin that runs the hook command before
 // every tool call, synchronously, and throws (which blocks the call)
@@ -351,6 +351,9 @@ func opencodePlugin(command string, timeoutMs int) []byte {
 // (Kilo Code). A fork's event names it in "host", so that the guard tells
 // it from OpenCode's without --agent; OpenCode's stays as it was written.
 func hostPlugin(agent, command string, timeoutMs int) []byte {
+	if agent == "pi" {
+		return piExtension(command, timeoutMs)
+	}
 	hook, _ := json.Marshal(command)
 	host := ""
 	if agent != "opencode" {
@@ -408,6 +411,63 @@ export const SentinelGuard = async (ctx) => {
       throw new Error(said !== "" ? said : "sentinel guard: an answer that is not an allow (exit status " + run.status + "); the call is refused")
     },
   }
+}
+`)
+}
+
+// piExtension is Pi's extension that runs the hook command before every
+// tool call, as opencodePlugin does, in Pi's terms: its tool_call handler
+// returns { block: true, reason } unless the guard answers allow, and a
+// handler that throws blocks the call as well.
+func piExtension(command string, timeoutMs int) []byte {
+	hook, _ := json.Marshal(command)
+	return []byte(`// sentinel guard for Pi, written by sentinel guard install --agent pi.
+// Before every tool call it runs the guard with the call on stdin, and
+// blocks the call unless the guard answers allow. A refusal, a missing or
+// failing binary, a timeout and an answer it cannot read all block.
+// sentinel guard uninstall --agent pi removes it.
+import { spawnSync } from "node:child_process"
+
+const HOOK = ` + string(hook) + `
+const TIMEOUT_MS = ` + fmt.Sprint(timeoutMs) + `
+
+export default function (pi) {
+  pi.on("tool_call", async (event, ctx) => {
+    let input
+    try {
+      input = JSON.stringify({
+        hook_event_name: "tool_call",
+        tool: event && event.toolName,
+        tool_call_id: event && event.toolCallId,
+        cwd: ctx && typeof ctx.cwd === "string" ? ctx.cwd : process.cwd(),
+        args: event && event.input,
+      })
+    } catch (err) {
+      return { block: true, reason: "sentinel guard: the call cannot be written out for the guard (" + err + "); it is refused" }
+    }
+    const run = spawnSync("/bin/sh", ["-c", HOOK], {
+      input,
+      encoding: "utf8",
+      timeout: TIMEOUT_MS,
+      killSignal: "SIGKILL",
+      maxBuffer: 1 << 20,
+    })
+    if (run.error) {
+      return { block: true, reason: "sentinel guard: no answer (" + run.error.message + "); the call is refused" }
+    }
+    let answer = null
+    try {
+      answer = JSON.parse(run.stdout)
+    } catch {}
+    if (run.status === 0 && answer !== null && typeof answer === "object" && answer.decision === "allow") {
+      return undefined
+    }
+    if (answer !== null && typeof answer === "object" && typeof answer.reason === "string" && answer.reason !== "") {
+      return { block: true, reason: answer.reason }
+    }
+    const said = String(run.stderr || "").trim()
+    return { block: true, reason: said !== "" ? said : "sentinel guard: an answer that is not an allow (exit status " + run.status + "); the call is refused" }
+  })
 }
 `)
 }

@@ -50,7 +50,7 @@ func dig(v any, keys ...any) any {
 // and that uninstall leaves the person's own settings as they were.
 func TestInstallNewHosts(t *testing.T) {
 	const bin = "/opt/sentinel/bin/sentinel"
-	for _, name := range []string{"windsurf", "kiro", "cline", "goose", "factory", "qwen", "augment", "amp", "opencode", "kilo"} {
+	for _, name := range []string{"windsurf", "kiro", "cline", "goose", "factory", "qwen", "augment", "amp", "opencode", "kilo", "pi"} {
 		t.Run(name, func(t *testing.T) {
 			tg := Targets[name]
 			root := t.TempDir()
@@ -138,7 +138,7 @@ func TestInstallNewHosts(t *testing.T) {
 				if dig(rules[len(ampTools)], "action") != "allow" || m["amp.notifications.enabled"] != false {
 					t.Errorf("amp: the person's rules moved or went: %v", m)
 				}
-			case "opencode", "kilo":
+			case "opencode", "kilo", "pi":
 				b, _ := os.ReadFile(path)
 				if got, ok := pluginCommand(b); !ok || got != cmd {
 					t.Errorf("%s: %q %v", name, got, ok)
@@ -543,6 +543,70 @@ try {
 		if err := json.Unmarshal(mustRead(t, eventFile), &ev); err != nil || string(ev["host"]) != host || string(ev["hook_event_name"]) != `"tool.execute.before"` {
 			t.Errorf("%s: the plugin's event: %s %v", agent, mustRead(t, eventFile), err)
 		}
+	}
+}
+
+// TestPiExtensionInNode loads Pi's extension in node with a stub of Pi's
+// extension API and a fake sentinel: only an exact allow lets the call
+// through; every other answer is { block: true } with the reason.
+func TestPiExtensionInNode(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed")
+	}
+	dir := t.TempDir()
+	eventFile := filepath.Join(dir, "event.json")
+	driver := filepath.Join(dir, "driver.mjs")
+	os.WriteFile(driver, []byte(`
+const [extension] = process.argv.slice(2)
+const mod = await import(extension)
+const handlers = {}
+mod.default({ on: (name, fn) => { handlers[name] = fn } })
+const r = await handlers["tool_call"]({ type: "tool_call", toolName: "bash", toolCallId: "call_1", input: { command: "rm -rf ~" } }, { cwd: "/home/u/src/p" })
+console.log(r === undefined ? "allowed" : r.block === true ? "blocked: " + r.reason : "unknown: " + JSON.stringify(r))
+`), 0o644)
+	for _, tc := range []struct {
+		name, body, want string
+	}{
+		{"allow", `printf '{"decision":"allow"}\n'`, "allowed"},
+		{"deny", `printf '{"decision":"deny","reason":"sentinel guard [rm.root]: no"}\n'; exit 2`, "blocked: sentinel guard [rm.root]: no"},
+		{"missing", "", "blocked: sentinel guard failed or is missing (exit status 127)"},
+		{"garbage", `echo hello`, "blocked: sentinel guard: an answer that is not an allow"},
+		{"allow but a failure status", `printf '{"decision":"allow"}'; exit 3`, "blocked: sentinel guard failed or is missing (exit status 3)"},
+		{"timeout", `sleep 5; printf '{"decision":"allow"}'`, "blocked: sentinel guard: no answer"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			bin := filepath.Join(t.TempDir(), "sentinel")
+			if tc.body != "" {
+				fakeSentinel(t, filepath.Dir(bin), tc.body)
+			}
+			if tc.name == "allow" {
+				os.WriteFile(bin, []byte("#!/bin/sh\ncat > "+shq(eventFile)+"\n"+tc.body+"\n"), 0o755)
+			}
+			cmd, err := Targets["pi"].HookCommand(bin, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			extension := filepath.Join(t.TempDir(), "sentinel-guard.mjs")
+			os.WriteFile(extension, hostPlugin("pi", cmd, 1500), 0o644)
+			out, err := exec.Command(node, driver, extension).CombinedOutput()
+			if err != nil {
+				t.Fatalf("node: %v\n%s", err, out)
+			}
+			got := strings.TrimSpace(string(out))
+			ok := got == tc.want
+			if tc.want != "allowed" {
+				ok = strings.HasPrefix(got, "blocked: ") && strings.Contains(got, strings.TrimPrefix(tc.want, "blocked: "))
+			}
+			if !ok {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+	var ev map[string]json.RawMessage
+	if err := json.Unmarshal(mustRead(t, eventFile), &ev); err != nil || string(ev["hook_event_name"]) != `"tool_call"` || string(ev["tool"]) != `"bash"` ||
+		string(ev["cwd"]) != `"/home/u/src/p"` || string(ev["args"]) != `{"command":"rm -rf ~"}` {
+		t.Errorf("the extension's event: %s %v", mustRead(t, eventFile), err)
 	}
 }
 

@@ -32,7 +32,7 @@ type PathFinding struct {
 var agentSettings = sync.OnceValue(func() []string {
 	out := []string{
 		".codex/config.toml", ".copilot/config.json", ".copilot/settings.json", ".github/hooks/", ".github/copilot/",
-		".copilot/hooks/", ".config/opencode/", ".opencode/", ".config/kilo/", ".kilo/", ".kilocode/", ".factory/hooks/", ".factory/settings.local.json",
+		".copilot/hooks/", ".config/opencode/", ".opencode/", ".config/kilo/", ".kilo/", ".kilocode/", ".pi/", ".factory/hooks/", ".factory/settings.local.json",
 		".codeium/hooks.json", ".kiro/hooks/", ".kiro/agents/", ".kiro/settings/", ".clinerules/hooks/",
 		".agents/plugins/", ".augment/", ".amp/", ".config/amp/", ".config/goose/", "documents/cline/hooks/",
 		"documents/cline/rules/hooks/",
