@@ -1,6 +1,7 @@
 package install
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -236,7 +237,10 @@ func ParseHooks(path string, data []byte) ([]Hook, error) {
 			return nil, nil
 		}
 		event := filepath.Base(path)
-		if isPlugin(path) {
+		switch {
+		case isPlugin(path) && bytes.Contains(data, []byte(piHook)):
+			event = "tool_call"
+		case isPlugin(path):
 			event = "tool.execute.before"
 		}
 		return []Hook{{Event: event, Command: cmd, Binaries: bins}}, nil

@@ -415,6 +415,10 @@ export const SentinelGuard = async (ctx) => {
 `)
 }
 
+// piHook is how Pi's extension subscribes to the calls, which tells it
+// from OpenCode's plugin.
+const piHook = `pi.on("tool_call", `
+
 // piExtension is Pi's extension that runs the hook command before every
 // tool call, as opencodePlugin does, in Pi's terms: its tool_call handler
 // returns { block: true, reason } unless the guard answers allow, and a
@@ -432,7 +436,7 @@ const HOOK = ` + string(hook) + `
 const TIMEOUT_MS = ` + fmt.Sprint(timeoutMs) + `
 
 export default function (pi) {
-  pi.on("tool_call", async (event, ctx) => {
+  ` + piHook + `async (event, ctx) => {
     let input
     try {
       input = JSON.stringify({
