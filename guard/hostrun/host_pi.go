@@ -1,11 +1,6 @@
 package hostrun
 
-import (
-	"fmt"
-	"time"
-
-	"github.com/gitsentinel/sentinel/internal/fakemodel"
-)
+import "fmt"
 
 func init() { register(piAgent) }
 
@@ -14,17 +9,8 @@ func init() { register(piAgent) }
 // .pi/extensions, which pi loads from the directory it starts in.
 var piAgent = &Host{
 	Package: "@mariozechner/pi-coding-agent", Bin: "pi", Agent: "pi",
-	Kinds:   []Kind{Shell, Write, Read},
-	Timeout: 150 * time.Second,
-	Call: func(k Kind, a Args) []fakemodel.Call {
-		switch k {
-		case Write:
-			return one("write", map[string]any{"path": a.Path, "content": a.Content})
-		case Read:
-			return one("read", map[string]any{"path": a.Path})
-		}
-		return one("bash", map[string]any{"command": a.Command})
-	},
+	Kinds: []Kind{Shell, Write, Read},
+	Call:  tools{shell: "bash", write: "write", read: "read", path: "path", content: "content"}.call,
 	Start: func(s *Session) ([]string, []string, error) {
 		err := s.WriteHome(".pi/agent/models.json", fmt.Sprintf(`{
   "providers": {"fake": {"baseUrl": %q, "api": "openai-completions", "apiKey": "sk-live-test",
