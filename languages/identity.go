@@ -32,6 +32,21 @@ func definition(n *sitter.Node) *sitter.Node {
 	return n
 }
 
+// callTitle is the title of a test declared by a call, its first
+// argument (PHP wraps it in an argument node), or the call itself when it
+// has none.
+func callTitle(call *sitter.Node) *sitter.Node {
+	args := call.ChildByFieldName("arguments")
+	if args == nil || args.NamedChildCount() == 0 {
+		return call
+	}
+	t := args.NamedChild(0)
+	if t.Type() == "argument" && t.NamedChildCount() > 0 {
+		t = t.NamedChild(0)
+	}
+	return t
+}
+
 // identify gives each test its own assertion counts and body hash, from
 // the spans of their code; a nested test (a describe's it) claims its
 // assertions before the enclosing one would. An assertion in no test but
@@ -52,7 +67,15 @@ func (f *File) identify() {
 	for i, n := range f.testNodes {
 		d := definition(n)
 		if tests[i].Body == "" { // a test a macro wrote has its own
-			tests[i].Body = bodyHash(f.Src, d.StartByte(), d.EndByte(), n.StartByte(), n.EndByte())
+			// A test declared by a call (it('adds', …)) is recorded at the
+			// call itself: its name is the title, not the whole call, or
+			// every such test would hash alike and any one would pass for
+			// a rename of any other.
+			name := n
+			if d == n {
+				name = callTitle(n)
+			}
+			tests[i].Body = bodyHash(f.Src, d.StartByte(), d.EndByte(), name.StartByte(), name.EndByte())
 		}
 		spans[i] = tests[i].span
 		if spans[i].end == 0 {
@@ -71,6 +94,14 @@ func (f *File) identify() {
 	var looseVacuous []bool
 	for i, a := range f.credits {
 		switch best := owner[i]; {
+		case best >= 0 && f.offUncounted && tests[best].Status != Active:
+			// The runner never runs a skipped test's body: what it would
+			// assert is not an assertion of the suite.
+			if a.vacuous {
+				f.Result.Vacuous--
+			} else {
+				f.Result.Assertions--
+			}
 		case best >= 0 && a.vacuous:
 			tests[best].Vacuous++
 		case best >= 0:

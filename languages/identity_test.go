@@ -40,6 +40,21 @@ func TestIdentity(t *testing.T) {
 		}
 	}
 
+	// A test declared by a call is known by its code without its title:
+	// two tests of different code never share a body, a renamed one keeps
+	// its own.
+	for _, c := range []struct{ path, src, renamed, a, b, r string }{
+		{"a.test.js", "it('adds', () => { expect(add(1)).toBe(2) })\nit('removes', () => { expect(rm(1)).toBe(0) })\n",
+			"it('adds (renamed)', () => {\n  expect(add(1)).toBe(2)\n})\n", "adds", "removes", "adds (renamed)"},
+		{"spec/a_spec.rb", "describe 'c' do\n  it 'adds' do\n    expect(add(1)).to eq(2)\n  end\n  it 'removes' do\n    expect(rm(1)).to eq(0)\n  end\nend\n",
+			"describe 'c' do\n  it \"adds (renamed)\" do expect(add(1)).to eq(2) end\nend\n", "c > adds", "c > removes", "c > adds (renamed)"},
+	} {
+		got, renamed := count(c.path, c.src), count(c.path, c.renamed)
+		if got[c.a].Body == "" || got[c.a].Body == got[c.b].Body || renamed[c.r].Body != got[c.a].Body {
+			t.Errorf("%s bodies: %q %q, renamed %q", c.path, got[c.a].Body, got[c.b].Body, renamed[c.r].Body)
+		}
+	}
+
 	js := count("a.test.js", "describe('s', () => {\n  it('one', () => { expect(f()).toBe(1); expect(g()).toBe(2) })\n  it('two', () => {})\n})\n")
 	for name, want := range map[string]int{"s > one": 2, "s > two": 0} {
 		if js[name].Assertions != want {

@@ -59,6 +59,7 @@ type jsBlock struct {
 func analyzeJS(f *File) {
 	fl := newFlow(f, jsFlow)
 	defer fl.close()
+	f.offUncounted = true
 	st := &jsState{ctx: map[string]*coverSet{}, expects: map[uintptr]bool{}}
 	var blocks []jsBlock
 	var checks []*sitter.Node

@@ -21,7 +21,7 @@ import (
 
 // Version changes whenever a change to a language can change a count, so
 // that cached results of an older engine are never reused.
-const Version = 15
+const Version = 16
 
 // Status is whether a test runs.
 type Status string
@@ -487,6 +487,10 @@ type File struct {
 	match   []sitter.QueryCapture
 	atStale bool
 	credits []assertAt
+	// offUncounted says the assertions inside a skipped test are not
+	// counted: set by the languages whose skipped tests never run their
+	// body (it.skip, xit).
+	offUncounted bool
 	// consts are the file's own named constants, for the constant
 	// evaluators; constDepth bounds a chain of them.
 	consts     map[string]*sitter.Node
