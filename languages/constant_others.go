@@ -89,6 +89,10 @@ type flowDialect struct {
 	// skipWords are words one of which the text of every call skip reports
 	// holds: a cheap test before skip reads the node.
 	skipWords []string
+	// named, where the language has one, gives the value a name stands
+	// for when the file binds it once to a constant (Ruby's
+	// `QUARANTINE = true`, JavaScript's `const SKIP = true`), or nil.
+	named func(f *File, n *sitter.Node) *sitter.Node
 }
 
 // value evaluates n as a constant, if it is one.
@@ -99,6 +103,16 @@ func (d *flowDialect) value(f *File, n *sitter.Node) (flowValue, bool) {
 	defer f.ascend()
 	for depth := 0; n != nil && depth < 64; depth++ {
 		t := n.Type()
+		if d.named != nil && f.constDepth < 8 {
+			// A name bound once to a constant is that constant; a chain
+			// of them is followed a few steps.
+			if v := d.named(f, n); v != nil {
+				f.constDepth++
+				defer func() { f.constDepth-- }()
+				n = v
+				continue
+			}
+		}
 		switch {
 		case n.NamedChildCount() == 0 && d.nullWords[strings.TrimSpace(f.Text(n))]:
 			// Kotlin's null and Swift's nil are bare keywords, NULL a name.

@@ -24,6 +24,7 @@ var jsFlow = &flowDialect{
 	truthy:     flowTruthJS,
 	skip:       jsSkip,
 	skipWords:  []string{"skip", "pending", "todo"},
+	named:      jsNamed,
 }
 
 // jsSkip reports the calls that skip the running test: Mocha's

@@ -37,6 +37,11 @@ var Ruby = &Language{
 			Tests: []string{"Off > skips if true skipped", "Off > skips on a real condition active", "Off > omits skipped", "Off > meta real active", "Off > meta false active", "Off > next first skipped", "Off > never skipped", "Off > vacuous active"}, Assertions: 4, Vacuous: 5},
 		{Path: "test/vacuous_test.rb", Source: "class VacuousTest < Minitest::Test\n  def test_vacuous; assert_equal 1, 1; assert true; refute false; assert_nil nil; assert_equal \"a\", 'a'; assert_equal 1, a; end\n  def test_return_first; return; assert a; end\n  def test_pend; pend(\"later\"); end\nend\n",
 			Tests: []string{"VacuousTest#test_vacuous active", "VacuousTest#test_return_first skipped", "VacuousTest#test_pend skipped"}, Assertions: 1, Vacuous: 5},
+		// A constant named once is folded: skip under it, or skip: it, is
+		// a skip; a constant from the environment, or one bound twice, is
+		// a real condition.
+		{Path: "spec/named_spec.rb", Source: "QUARANTINE = true\nLIVE = ENV['LIVE']\nFLAKY = true\nFLAKY ||= false\ndescribe 'a' do\n  it 'k' do\n    skip if QUARANTINE\n    expect(add(1)).to eq(2)\n  end\n  it 'l' do\n    skip unless LIVE\n    expect(add(1)).to eq(2)\n  end\n  it 'm', skip: QUARANTINE do\n    expect(add(1)).to eq(2)\n  end\n  it 'n' do\n    skip if FLAKY\n    expect(add(1)).to eq(2)\n  end\nend\n",
+			Tests: []string{"a > k skipped", "a > l active", "a > m skipped", "a > n active"}, Assertions: 2},
 		// Negative: not tests.
 		{Path: "lib/calc.rb", Source: "def test_x; assert 1; end\n", Tests: nil},
 		{Path: "spec/b_spec.rb", Source: "describe X do\n  let(:it_value) { 1 }\n  def testing; end\nend\n", Tests: nil},

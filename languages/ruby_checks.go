@@ -26,6 +26,7 @@ var rubyFlow = &flowDialect{
 	truthy:     flowTruthRuby,
 	skip:       rubySkip,
 	skipWords:  []string{"skip", "pending", "omit", "pend"},
+	named:      rubyNamed,
 }
 
 // rubySkip reports RSpec's and Minitest's skip, RSpec's pending (the
