@@ -396,6 +396,27 @@ func (fl *flow) skips(body *sitter.Node) bool {
 	return false
 }
 
+// setupSkips reports a set-up body (RSpec's before, Minitest's setup) that
+// skips every test it runs before: a skip its top level reaches, under a
+// constant condition or none. A return there only ends the set-up, and the
+// tests still run.
+func (fl *flow) setupSkips(body *sitter.Node) bool {
+	body = fl.statements(body)
+	if body == nil {
+		return false
+	}
+	for _, st := range fl.children(body) {
+		switch fl.exit(st) {
+		case exitSkip:
+			return true
+		case exitNone:
+		default:
+			return false
+		}
+	}
+	return false
+}
+
 // statements descends from a body to the list of its statements: through a
 // function body that holds one block (Kotlin's, Swift's).
 func (fl *flow) statements(body *sitter.Node) *sitter.Node {

@@ -42,6 +42,14 @@ var Ruby = &Language{
 		// a real condition.
 		{Path: "spec/named_spec.rb", Source: "QUARANTINE = true\nLIVE = ENV['LIVE']\nFLAKY = true\nFLAKY ||= false\ndescribe 'a' do\n  it 'k' do\n    skip if QUARANTINE\n    expect(add(1)).to eq(2)\n  end\n  it 'l' do\n    skip unless LIVE\n    expect(add(1)).to eq(2)\n  end\n  it 'm', skip: QUARANTINE do\n    expect(add(1)).to eq(2)\n  end\n  it 'n' do\n    skip if FLAKY\n    expect(add(1)).to eq(2)\n  end\nend\n",
 			Tests: []string{"a > k skipped", "a > l active", "a > m skipped", "a > n active"}, Assertions: 2},
+		// A set-up hook that skips switches off every test it runs
+		// before: an RSpec before in the group or one around it,
+		// Minitest's setup in the class. One that skips on a real
+		// condition, or only returns, does not.
+		{Path: "spec/setup_spec.rb", Source: "describe 'b' do\n  before { skip }\n  it 'x' do\n    expect(add(1)).to eq(2)\n  end\n  describe 'inner' do\n    it 'y' do expect(add(1)).to eq(2) end\n  end\nend\ndescribe 'c' do\n  before(:each) do\n    skip 'flaky'\n  end\n  it 'x' do expect(add(1)).to eq(2) end\nend\ndescribe 'e' do\n  before { skip if ENV['NOPE'] }\n  before { next }\n  before(:suite) { skip }\n  it 'x' do expect(add(1)).to eq(2) end\nend\n",
+			Tests: []string{"b > x skipped", "b > inner > y skipped", "c > x skipped", "e > x active"}, Assertions: 1},
+		{Path: "test/setup_test.rb", Source: "class FooTest < Minitest::Test\n  def setup\n    skip\n  end\n  def test_x\n    assert_equal 2, add(1)\n  end\nend\nclass BarTest < Minitest::Test\n  def setup\n    skip if ENV['NOPE']\n    return\n  end\n  def test_y\n    assert_equal 2, add(1)\n  end\nend\nclass RailsTest < ActiveSupport::TestCase\n  setup do\n    skip\n  end\n  test 'z' do\n    assert_equal 2, add(1)\n  end\nend\n",
+			Tests: []string{"FooTest#test_x skipped", "BarTest#test_y active", "RailsTest#test_z skipped"}, Assertions: 1},
 		// Negative: not tests.
 		{Path: "lib/calc.rb", Source: "def test_x; assert 1; end\n", Tests: nil},
 		{Path: "spec/b_spec.rb", Source: "describe X do\n  let(:it_value) { 1 }\n  def testing; end\nend\n", Tests: nil},
@@ -65,6 +73,15 @@ type rubyBlock struct {
 	node       *sitter.Node
 }
 
+// rubySetups are the hooks that run before each example or test: RSpec's
+// before (of each example, or of the whole group) and Minitest's and
+// ActiveSupport's setup.
+var rubySetups = map[string]bool{"before": true, "prepend_before": true, "append_before": true, "setup": true}
+
+// rubySetupScopes are the scopes of an RSpec before that runs ahead of the
+// group's examples; before(:suite) belongs to the configuration.
+var rubySetupScopes = map[string]bool{"each": true, "example": true, "all": true, "context": true}
+
 func analyzeRuby(f *File) {
 	fl := newFlow(f, rubyFlow)
 	defer fl.close()
@@ -72,6 +89,9 @@ func analyzeRuby(f *File) {
 	var blocks []rubyBlock
 	var defs []*sitter.Node
 	var defNames []*sitter.Node
+	// setups are where a set-up hook that skips is: it switches off every
+	// test it runs before.
+	var setups []uint32
 	fl.each(func(c map[string]*sitter.Node) {
 		switch {
 		case c["class"] != nil || c["module"] != nil:
@@ -83,7 +103,14 @@ func analyzeRuby(f *File) {
 		case c["def"] != nil:
 			defs = append(defs, c["def"])
 			defNames = append(defNames, c["name"])
+			if f.Text(c["name"]) == "setup" && rubyDefSetupSkips(fl, c["def"]) && !fl.dead(c["def"]) {
+				setups = append(setups, c["def"].StartByte())
+			}
 		case c["call"] != nil:
+			if rubySetupCallSkips(f, fl, c["call"], f.Text(c["method"])) {
+				setups = append(setups, c["call"].StartByte())
+				return
+			}
 			rubyCall(f, fl, c["call"], f.Text(c["method"]), &blocks)
 		}
 	})
@@ -111,6 +138,7 @@ func analyzeRuby(f *File) {
 		classes.eachBefore(start, end, func(k int) { names = append(names, blocks[classIdx[k]].name) })
 		return strings.Join(names, "::")
 	}
+	setupOff := rubySetupsOff(blocks, setups)
 	for i, b := range blocks {
 		if b.group || b.class {
 			continue
@@ -137,7 +165,7 @@ func analyzeRuby(f *File) {
 		if strings.HasPrefix(b.name, "test_") && len(path) == 0 && cls != "" {
 			name = classPath(b.start, b.end) + "#" + b.name
 		}
-		f.AddTest(name, b.node, skipped)
+		f.AddTest(name, b.node, skipped || setupOff(b.start, b.end))
 	}
 	// Minitest: def test_… inside a class.
 	for i, d := range defs {
@@ -149,7 +177,7 @@ func analyzeRuby(f *File) {
 		if cls == "" {
 			continue
 		}
-		f.AddTestSpan(cls+"#"+name, defNames[i], rubyDefSkips(fl, d), d)
+		f.AddTestSpan(cls+"#"+name, defNames[i], rubyDefSkips(fl, d) || setupOff(d.StartByte(), d.EndByte()), d)
 	}
 	f.sortTests()
 }
@@ -204,6 +232,84 @@ func rubyCall(f *File, fl *flow, call *sitter.Node, method string, blocks *[]rub
 			f.Assert(check != 0 && len(ops) >= check.operands() && rubyFlow.passes(f, check, ops[:check.operands()]...))
 		}
 	}
+}
+
+// rubySetupCallSkips reports a set-up hook called with a block that skips:
+// before { skip }, before(:each) do skip end, ActiveSupport's setup do
+// skip end.
+func rubySetupCallSkips(f *File, fl *flow, call *sitter.Node, method string) bool {
+	if !rubySetups[method] || call.ChildByFieldName("receiver") != nil || fl.dead(call) {
+		return false
+	}
+	block := call.ChildByFieldName("block")
+	if block == nil {
+		return false
+	}
+	if args := call.ChildByFieldName("arguments"); args != nil {
+		for _, a := range namedChildren(args) {
+			// before(:each), before(:all) and metadata; a scope other than
+			// those (before(:suite)) is not the group's.
+			if a.Type() == "simple_symbol" && !rubySetupScopes[strings.TrimPrefix(f.Text(a), ":")] {
+				return false
+			}
+		}
+	}
+	for _, body := range namedChildren(block) {
+		if body.Type() == "body_statement" || body.Type() == "block_body" {
+			return fl.setupSkips(body)
+		}
+	}
+	return false
+}
+
+// rubyDefSetupSkips reports a Minitest setup method that skips.
+func rubyDefSetupSkips(fl *flow, def *sitter.Node) bool {
+	for _, body := range namedChildren(def) {
+		if body.Type() == "body_statement" {
+			return fl.setupSkips(body)
+		}
+	}
+	return false
+}
+
+// rubySetupsOff returns whether a test in the span start..end runs after
+// one of the set-up hooks that skip, at setups: a hook in an RSpec group
+// runs before every example of the group and of the groups inside it; a
+// hook in a class runs before the tests the class itself defines.
+func rubySetupsOff(blocks []rubyBlock, setups []uint32) func(start, end uint32) bool {
+	if len(setups) == 0 {
+		return func(uint32, uint32) bool { return false }
+	}
+	// The innermost group or class around each hook.
+	owners := make([]int, len(setups))
+	for i, at := range setups {
+		owners[i] = rubyInnermost(blocks, at, at, func(b rubyBlock) bool { return b.group || b.class })
+	}
+	return func(start, end uint32) bool {
+		cls := rubyInnermost(blocks, start, end, func(b rubyBlock) bool { return b.class })
+		for _, o := range owners {
+			switch {
+			case o < 0:
+			case blocks[o].class && o == cls && rubyInnermost(blocks, start, end, func(b rubyBlock) bool { return b.group || b.class }) == o:
+				return true
+			case blocks[o].group && blocks[o].start <= start && end <= blocks[o].end:
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// rubyInnermost is the index of the innermost block that holds start..end
+// and that keep takes, or -1.
+func rubyInnermost(blocks []rubyBlock, start, end uint32, keep func(rubyBlock) bool) int {
+	best := -1
+	for i, b := range blocks {
+		if keep(b) && b.start <= start && end <= b.end && (best < 0 || b.start >= blocks[best].start) {
+			best = i
+		}
+	}
+	return best
 }
 
 // rubyExampleName reads an example's description: a string, or a symbol
