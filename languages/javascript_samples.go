@@ -21,6 +21,17 @@ var jsSamples = []Sample{
 	// decided; one from the environment, or a name bound again, is not.
 	{Path: "named.test.js", Source: "const SKIP = true\nconst REAL = process.env.CI\nconst TWICE = true\nfunction f(TWICE) {}\n;(SKIP ? it.skip : it)('k1', () => { expect(add(1)).toBe(2) })\n;(REAL ? it.skip : it)('k2', () => { expect(add(1)).toBe(2) })\n;(TWICE ? it.skip : it)('k3', () => { expect(add(1)).toBe(2) })\nit('k4', () => { if (SKIP) return; expect(add(1)).toBe(2) })\n",
 		Tests: []string{"k1 skipped", "k2 active", "k3 active", "k4 skipped"}, Assertions: 2},
+	// A test function switched off under another name: taken as it is,
+	// from the global object, destructured, picked by a key the reader
+	// cannot resolve (not known to run, so not active), or registered in
+	// a function nothing calls; a return of undefined first.
+	{Path: "alias.test.js", Source: "const group = describe.skip\nconst { skip: quiet, only: solo } = describe\nvar test = global.test.skip\ngroup('g1', () => { it('x', () => { expect(add(1)).toBe(2) }) })\nquiet('g2', () => { it('x', () => { expect(add(1)).toBe(2) }) })\ndescribe['sk' + 'ip']('g3', () => { it('x', () => { expect(add(1)).toBe(2) }) })\ntest('t', () => { expect(add(1)).toBe(2) })\nfunction never() { describe('g4', () => { it('x', () => { expect(add(1)).toBe(2) }) }) }\nit('undef', () => { return undefined; expect(add(1)).toBe(2) })\n",
+		Tests: []string{"g1 > x skipped", "g2 > x skipped", "g3 > x skipped", "t skipped", "g4 > x skipped", "undef skipped"}},
+	// Negative: the same forms that run: an alias of the plain function,
+	// a key that is a literal, global.it, a function that is called or
+	// exported, a return of a promise.
+	{Path: "alias_on.test.js", Source: "const group = describe\nconst { each } = test\ngroup('g1', () => { it('x', () => { expect(add(1)).toBe(2) }) })\ndescribe['concurrent']('g3', () => { global.it('x', () => { expect(add(1)).toBe(2) }) })\nfunction suite() { describe('g4', () => { it('x', () => { expect(add(1)).toBe(2) }) }) }\nsuite()\nexport function shared() { it('s', () => { expect(add(1)).toBe(2) }) }\nit('promise', () => { return run().then(v => expect(v).toBe(2)) })\n",
+		Tests: []string{"g1 > x active", "g3 > x active", "g4 > x active", "s active", "promise active"}, Assertions: 5},
 	// Vitest's, Mocha's, Jasmine's and node:test's own ways to switch off.
 	{Path: "vi.test.ts", Source: "test.skipIf(true)('skipIf true', () => {})\ntest.skipIf(isWindows)('skipIf real', () => {})\nit.runIf(false)('runIf false', () => {})\ntest.fails('fails', () => {})\ntest('ctx skip', (ctx) => { ctx.skip(); expect(a).toBe(1) })\ntest('ctx skip real', (ctx) => { ctx.skip(isWindows); expect(a).toBe(1) })\ntest('destructured', ({ skip }: Ctx) => { skip() })\ntest('option', { skip: true }, () => {})\ntest('option real', { skip: isWindows }, () => {})\nit('this.skip', function () { if (1 === 1) { this.skip() } })\nit('return this.skip', function () { if (!false) return this.skip() })\nit('pending')\nit('jasmine', () => { pending('later') })\ndescribe.runIf(false)('group', () => { test('in', () => {}) })\n",
 		Tests: []string{"skipIf true skipped", "skipIf real active", "runIf false skipped", "fails skipped", "ctx skip skipped", "ctx skip real active", "destructured skipped", "option skipped", "option real active", "this.skip skipped", "return this.skip skipped", "pending skipped", "jasmine skipped", "group > in skipped"}, Assertions: 1},
