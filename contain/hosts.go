@@ -45,6 +45,9 @@ var hostStates = map[string]hostState{
 	"kiro":     {State: []string{".kiro"}},
 	"cline":    {State: []string{".cline"}},
 	"augment":  {State: []string{".augment"}, Credentials: []string{".augment/session.json"}},
+	// Kilo keeps OpenCode's layout under its own name (not verified live).
+	"kilo": {State: []string{".local/share/kilo", ".local/state/kilo"}, Credentials: []string{".local/share/kilo/auth.json"}},
+	"pi":   {State: []string{".pi/agent"}, Credentials: []string{".pi/agent/auth.json"}},
 }
 
 // prepareClaude keeps Claude Code's global state file in its state

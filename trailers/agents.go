@@ -176,7 +176,21 @@ var Known = []*Agent{
 		Footers: []string{`^Amp-Thread(-ID)?: `},
 		// Amp chooses its model itself, by mode.
 		Programs: []string{"amp"},
-		Paths:    []string{"/@sourcegraph/amp/"},
+		Paths:    []string{"/@sourcegraph/amp/", "/@ampcode/"},
+	},
+	{
+		// Kilo Code's CLI, a fork of OpenCode (@kilocode/cli).
+		ID: "kilo", Name: "Kilo", Product: "Kilo Code",
+		Programs:   []string{"kilo"},
+		Paths:      []string{"/@kilocode/"},
+		ModelFlags: []string{"--model", "-m"},
+	},
+	{
+		// Pi's coding agent (@mariozechner/pi-coding-agent).
+		ID: "pi", Name: "Pi", Product: "Pi",
+		Programs:   []string{"pi"},
+		Paths:      []string{"/pi-coding-agent/"},
+		ModelFlags: []string{"--model"},
 	},
 	{
 		ID: "aider", Name: "Aider", Product: "Aider",
