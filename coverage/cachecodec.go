@@ -311,6 +311,7 @@ func (w *cacheWriter) result(r *languages.Result) {
 	w.int(r.Subtests)
 	w.bool(r.ParseError)
 	w.str(r.Constraint)
+	w.str(r.PackageOff)
 	w.bool(r.Filtered)
 	w.bool(r.Python != nil)
 	if r.Python != nil {
@@ -499,6 +500,7 @@ func (r *cacheReader) result() *languages.Result {
 	res.Subtests = r.int()
 	res.ParseError = r.bool()
 	res.Constraint = r.intern()
+	res.PackageOff = r.intern()
 	res.Filtered = r.bool()
 	if r.bool() {
 		res.Python = r.python()

@@ -22,6 +22,10 @@ const (
 	// LostEmptied is a test that kept its name but lost every assertion
 	// it made: a real test swapped for a trivial one.
 	LostEmptied = "emptied"
+	// LostNarrowed is a test still there but built for fewer platforms
+	// (a file renamed x_plan9_test.go, or given //go:build plan9): it no
+	// longer runs on the CI of the platforms it ran on.
+	LostNarrowed = "narrowed"
 )
 
 // Loss is a test the reference snapshot (HEAD, or the parent of the
@@ -34,7 +38,7 @@ type Loss struct {
 	Name string `json:"name"`
 	Path string `json:"path"`
 	Line int    `json:"line"`
-	// Cause is LostMissing, LostSkipped or LostEmptied.
+	// Cause is LostMissing, LostSkipped, LostEmptied or LostNarrowed.
 	Cause string `json:"cause"`
 	// Assertions is how many assertions the test made before.
 	Assertions int `json:"assertions,omitempty"`
@@ -176,16 +180,6 @@ func lossesIn(ctx context.Context, info *gitrepo.Info, o Options, ref string, ch
 		}
 		return out, nil
 	}
-	old := blobs(true)
-	if wide {
-		var err error
-		if old, err = whole(ref, beforeCfg); err != nil {
-			return nil, err
-		}
-	}
-	if len(old) == 0 {
-		return nil, nil
-	}
 	count := func(es []entry, rev string, c config.Counting) ([]File, error) {
 		s := &snapshot{root: info.Root, info: info, objects: gitrepo.OpenObjects(info), entries: es, partialRev: rev}
 		// What pytest collects from a changed file depends on the
@@ -205,24 +199,51 @@ func lossesIn(ctx context.Context, info *gitrepo.Info, o Options, ref string, ch
 		}
 		return rc.Files, nil
 	}
-	beforeFiles, err := count(old, ref, beforeCfg)
-	if err != nil {
-		return nil, err
-	}
-	var afterFiles []File
-	switch {
-	case after != nil:
-		afterFiles, err = after(wide)
-	case wide:
-		var es []entry
-		if es, err = whole(o.Rev, o.counting()); err == nil {
-			afterFiles, err = count(es, o.Rev, o.counting())
+	var beforeFiles, afterFiles []File
+	for {
+		old := blobs(true)
+		if wide {
+			var err error
+			if old, err = whole(ref, beforeCfg); err != nil {
+				return nil, err
+			}
 		}
-	default:
-		afterFiles, err = count(blobs(false), o.Rev, o.counting())
-	}
-	if err != nil {
-		return nil, err
+		var err error
+		if len(old) == 0 {
+			// Nothing to lose in the changed files themselves, unless a
+			// new one switches its package off.
+			if wide || !goTestChanged(changes) {
+				return nil, nil
+			}
+			if info == nil {
+				if info, err = gitrepo.RepoInfo(ctx, o.Dir); err != nil {
+					return nil, err
+				}
+			}
+		} else if beforeFiles, err = count(old, ref, beforeCfg); err != nil {
+			return nil, err
+		}
+		switch {
+		case after != nil:
+			afterFiles, err = after(wide)
+		case wide:
+			var es []entry
+			if es, err = whole(o.Rev, o.counting()); err == nil {
+				afterFiles, err = count(es, o.Rev, o.counting())
+			}
+		default:
+			afterFiles, err = count(blobs(false), o.Rev, o.counting())
+		}
+		if err != nil {
+			return nil, err
+		}
+		// A changed file that switches off its whole package (a TestMain
+		// that never runs m.Run) takes tests from files the change does
+		// not touch: compare the whole trees.
+		if wide || !packageOff(afterFiles) {
+			break
+		}
+		wide = true
 	}
 	var before, now []*identityOf
 	for _, f := range afterFiles {
@@ -238,6 +259,53 @@ func lossesIn(ctx context.Context, info *gitrepo.Info, o Options, ref string, ch
 		}
 	}
 	return match(before, now), nil
+}
+
+// narrowed reports whether a test built for the platforms before (nil for
+// all of them) is now built for fewer: some platform it ran on is none of
+// now's, nor of an operating system or architecture now names.
+func narrowed(before, now []string) bool {
+	if now == nil {
+		return false
+	}
+	if before == nil {
+		return true
+	}
+	has := map[string]bool{}
+	for _, p := range now {
+		has[p] = true
+	}
+	for _, p := range before {
+		if has[p] {
+			continue
+		}
+		if os, arch, ok := strings.Cut(p, "/"); ok && (has[os] || has[arch]) {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// goTestChanged reports a change to a Go test file, which may hold a
+// TestMain.
+func goTestChanged(changes []gitrepo.Change) bool {
+	for _, ch := range changes {
+		if strings.HasSuffix(ch.Path, "_test.go") {
+			return true
+		}
+	}
+	return false
+}
+
+// packageOff reports a file that switches off its package's other files.
+func packageOff(fs []File) bool {
+	for _, f := range fs {
+		if f.Result != nil && f.PackageOff != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // CommitLosses returns the tests a commit loses against its first parent
@@ -397,11 +465,19 @@ func match(before, after []*identityOf) []Loss {
 		case b.t.Assertions > 0 && a.t.Assertions == 0:
 			loss.Cause, loss.Path, loss.Line = LostEmptied, a.path, a.t.Line
 			out = append(out, loss)
+		case narrowed(b.t.Platforms, a.t.Platforms):
+			loss.Cause, loss.Path, loss.Line = LostNarrowed, a.path, a.t.Line
+			out = append(out, loss)
 		}
 	}
 	for _, b := range pending {
-		if b.t.Body != "" && byBody[b.lang+"\x00"+b.t.Body].take() != nil {
-			continue
+		if b.t.Body != "" {
+			if a := byBody[b.lang+"\x00"+b.t.Body].take(); a != nil {
+				if narrowed(b.t.Platforms, a.t.Platforms) {
+					out = append(out, Loss{Language: b.lang, Name: b.t.Name, Path: a.path, Line: a.t.Line, Cause: LostNarrowed, Assertions: b.t.Assertions})
+				}
+				continue
+			}
 		}
 		out = append(out, Loss{Language: b.lang, Name: b.t.Name, Path: b.path, Line: b.t.Line, Cause: LostMissing, Assertions: b.t.Assertions})
 	}

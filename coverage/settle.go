@@ -42,6 +42,96 @@ func (s *snapshot) settle(ctx context.Context, results []*languages.Result) {
 		p := s.entries[i].path
 		results[i] = l.Settle(r, languages.Place{Path: p, Manifest: func() []byte { return m.nearest(l.Manifest, p) }})
 	}
+	s.packagesOff(results)
+	m.nestedModules(results)
+}
+
+// nestedNote is the start of the note on a Go test in a module nested in
+// another: `go test ./...` in the outer module does not enter it, so the
+// test runs only where CI runs go test in the nested module too. It still
+// counts: it is a test of the repository, and the runners' reports in CI
+// say whether it ran.
+const nestedNote = "in the nested module "
+
+// nestedSuffix ends that note.
+const nestedSuffix = ", which go test ./... in the module above does not enter"
+
+// nestedModules notes each Go test whose module (its nearest go.mod) lies
+// inside another module of the snapshot.
+func (m *manifests) nestedModules(results []*languages.Result) {
+	if m.s.partialRev != "" {
+		return
+	}
+	if m.byName == nil {
+		m.index()
+	}
+	mods := m.byName["go.mod"]
+	if len(mods) < 2 {
+		return
+	}
+	// nearest finds the directory of the go.mod nearest above dir, or "".
+	nearest := func(dir string) string {
+		for {
+			if mods[dir] != nil {
+				return dir
+			}
+			if dir == "." || dir == "/" {
+				return ""
+			}
+			dir = path.Dir(dir)
+		}
+	}
+	for i, r := range results {
+		if r == nil || r.Language != languages.Go.Name || len(r.Tests) == 0 {
+			continue
+		}
+		mod := nearest(path.Dir(m.s.entries[i].path))
+		if mod == "" || mod == "." || nearest(path.Dir(mod)) == "" {
+			continue
+		}
+		c := *r
+		c.Tests = append([]languages.Test(nil), r.Tests...)
+		for j := range c.Tests {
+			if c.Tests[j].Note == "" {
+				c.Tests[j].Note = nestedNote + mod + "/go.mod" + nestedSuffix
+			}
+		}
+		results[i] = &c
+	}
+}
+
+// packagesOff applies what a Go file says of its whole package (a TestMain
+// that never runs m.Run, or hides its result) to the other test files of
+// its directory: go test builds them into the same binary, whose TestMain
+// decides for all of them.
+func (s *snapshot) packagesOff(results []*languages.Result) {
+	off := map[string]string{}
+	for i, r := range results {
+		if r != nil && r.Language == languages.Go.Name && r.PackageOff != "" {
+			off[path.Dir(s.entries[i].path)] = r.PackageOff
+		}
+	}
+	if len(off) == 0 {
+		return
+	}
+	for i, r := range results {
+		if r == nil || r.Language != languages.Go.Name || r.PackageOff != "" {
+			continue
+		}
+		note, ok := off[path.Dir(s.entries[i].path)]
+		if !ok {
+			continue
+		}
+		c := *r
+		c.Tests = append([]languages.Test(nil), r.Tests...)
+		for j := range c.Tests {
+			if c.Tests[j].Status == languages.Active {
+				c.Tests[j].Status = languages.Skipped
+				c.Tests[j].Note = note
+			}
+		}
+		results[i] = &c
+	}
 }
 
 // nearest returns the content of the manifest called name in the nearest

@@ -42,8 +42,28 @@ var Go = &Language{
 			Tests: []string{"TestA active", "Test active", "Test_b active", "Test1 active"}, Assertions: 2},
 		{Path: "a_test.go", Source: "package a\nimport \"testing\"\nfunc TestSkip(t *testing.T) {\n\tt.Skip(\"later\")\n\tt.Error(\"x\")\n}\nfunc TestShort(t *testing.T) {\n\tif testing.Short() {\n\t\tt.Skip()\n\t}\n}\n",
 			Tests: []string{"TestSkip skipped", "TestShort active"}},
-		{Path: "a_test.go", Source: "package a\nimport \"testing\"\nfunc FuzzP(f *testing.F) { f.Fuzz(func(t *testing.T, s string) { t.Fail() }) }\nfunc BenchmarkX(b *testing.B) {}\nfunc TestMain(m *testing.M) {}\n",
+		{Path: "a_test.go", Source: "package a\nimport \"testing\"\nfunc FuzzP(f *testing.F) { f.Fuzz(func(t *testing.T, s string) { t.Fail() }) }\nfunc BenchmarkX(b *testing.B) {}\nfunc TestMain(m *testing.M) { os.Exit(m.Run()) }\n",
 			Tests: []string{"FuzzP active"}, Assertions: 1, Benchmarks: 1},
+		// A TestMain that never calls m.Run, or exits with 0 whatever it
+		// returned, switches off every test of its package (the count
+		// applies it to the package's other files too).
+		{Path: "a_test.go", Source: "package a\nimport (\"os\"; \"testing\")\nfunc TestMain(m *testing.M) { os.Exit(0) }\nfunc TestA(t *testing.T) { t.Fail() }\n",
+			Tests: []string{"TestA skipped"}, Assertions: 1},
+		{Path: "a_test.go", Source: "package a\nimport (\"os\"; \"testing\")\nfunc TestMain(m *testing.M) {\n\t_ = m.Run()\n\tos.Exit(0)\n}\nfunc TestA(t *testing.T) {}\n",
+			Tests: []string{"TestA skipped"}},
+		{Path: "a_test.go", Source: "package a\nimport \"testing\"\nfunc TestMain(_ *testing.M) {}\nfunc TestA(t *testing.T) {}\n",
+			Tests: []string{"TestA skipped"}},
+		// Negative: a TestMain that hands m.Run's code on, or returns after
+		// m.Run (the binary exits with its code), or passes m to a helper
+		// that runs it, runs the tests; so does one that exits 1.
+		{Path: "a_test.go", Source: "package a\nimport (\"os\"; \"testing\")\nfunc TestMain(m *testing.M) {\n\tsetup()\n\tcode := m.Run()\n\tteardown()\n\tos.Exit(code)\n}\nfunc TestA(t *testing.T) {}\n",
+			Tests: []string{"TestA active"}},
+		{Path: "a_test.go", Source: "package a\nimport (\"os\"; \"testing\")\nfunc TestMain(m *testing.M) { m.Run() }\nfunc TestB(t *testing.T) {}\n",
+			Tests: []string{"TestB active"}},
+		{Path: "a_test.go", Source: "package a\nimport (\"os\"; \"testing\")\nfunc TestMain(m *testing.M) {\n\tif os.Getenv(\"X\") != \"\" {\n\t\tos.Exit(0)\n\t}\n\tgoleak.VerifyTestMain(m)\n}\nfunc TestC(t *testing.T) {}\n",
+			Tests: []string{"TestC active"}},
+		{Path: "a_test.go", Source: "package a\nimport (\"os\"; \"testing\")\nfunc TestMain(m *testing.M) {\n\tm.Run()\n\tos.Exit(1)\n}\nfunc TestD(t *testing.T) {}\n",
+			Tests: []string{"TestD active"}},
 		{Path: "a_test.go", Source: "package a\nimport (\"testing\"; \"github.com/stretchr/testify/assert\")\nfunc TestT(t *testing.T) {\n\tassert.Equal(t, 1, got)\n\trequire.NoError(t, err)\n\tassert.True(t, true)\n\ta := assert.New(t)\n\t_ = a\n\tt.Run(\"sub\", func(t *testing.T) { t.Error(\"x\") })\n}\n",
 			Tests: []string{"TestT active"}, Assertions: 3, Vacuous: 1, Subtests: 1},
 		{Path: "a_test.go", Source: "package a\ntype S struct{ suite.Suite }\nfunc (s *S) TestInSuite() { s.Equal(1, 1) }\nfunc (s *S) Testify() {}\nfunc TestRun(t *testing.T) { suite.Run(t, new(S)) }\n",
@@ -247,7 +267,10 @@ type goAnalysis struct {
 	returns   []*sitter.Node
 	logic     []*sitter.Node
 	tests     []goTest
-	dead      deadSpans
+	// testMain is the file's TestMain, and testMainParam its *testing.M.
+	testMain      *sitter.Node
+	testMainParam string
+	dead          deadSpans
 	// conds holds the value of each if's condition, by the if's start:
 	// markDead, ends and switchedOff each ask for it, often more than once.
 	conds map[uint32]constant
@@ -345,8 +368,12 @@ func analyzeGo(f *File) {
 	// The build constraint is read in settleGo, against the file's name
 	// and its module's Go version, which its content does not give.
 	f.Result.Constraint = goConstraint(f.Src)
+	f.Result.PackageOff = g.testMainOff()
 	for _, t := range g.tests {
-		f.AddTestSpan(t.name, t.nameNode, g.switchedOff(t), t.code)
+		f.AddTestSpan(t.name, t.nameNode, f.Result.PackageOff != "" || g.switchedOff(t), t.code)
+		if f.Result.PackageOff != "" && !f.tooMany {
+			f.Result.Tests[len(f.Result.Tests)-1].Note = f.Result.PackageOff
+		}
 	}
 }
 
@@ -633,6 +660,11 @@ func goFunc(f *File, fn *sitter.Node, g *goAnalysis) {
 	}
 	if hasResult || fn.ChildByFieldName("type_parameters") != nil {
 		return
+	}
+	if name == "TestMain" {
+		if param, ok := goSingleParam(f, params, "M"); ok {
+			g.testMain, g.testMainParam = fn, param
+		}
 	}
 	for _, k := range goTestKinds {
 		if !isGoTestName(name, k.prefix) {

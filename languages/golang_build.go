@@ -331,7 +331,7 @@ func goPlatformNames(ports []goPort, built []bool) []string {
 // and one that only some ports build names them on each test.
 func settleGo(r *Result, p Place) *Result {
 	goos, goarch := goFileTags(p.Path)
-	if r.Constraint == "" && goos == "" && goarch == "" || len(r.Tests) == 0 {
+	if r.Constraint == "" && goos == "" && goarch == "" || len(r.Tests) == 0 && r.PackageOff == "" {
 		return r
 	}
 	k := goBuildKey{constraint: r.Constraint, goos: goos, goarch: goarch, release: -1}
@@ -343,6 +343,10 @@ func settleGo(r *Result, p Place) *Result {
 		return r
 	}
 	c := withTests(r)
+	if b.never {
+		// A TestMain go test never builds decides nothing.
+		c.PackageOff = ""
+	}
 	for i := range c.Tests {
 		if b.never {
 			// //go:build ignore, or a custom tag, switches a whole file of

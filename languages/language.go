@@ -85,6 +85,11 @@ type Result struct {
 	// Constraint is the file's build constraint (Go's //go:build), which
 	// Settle reads against the file's name and its module.
 	Constraint string `json:"-"`
+	// PackageOff says why the file switches off every test of its package
+	// (Go's TestMain that never runs m.Run, or hides its result): the count
+	// applies it to the package's other files, which the file's own
+	// content cannot reach.
+	PackageOff string `json:"-"`
 	// Filtered reports that the prefilter found no test marker, so the
 	// file was never parsed and holds nothing.
 	Filtered bool `json:"-"`
