@@ -189,6 +189,8 @@ func (l Loss) Text() string {
 	switch l.Cause {
 	case LostSkipped:
 		return fmt.Sprintf("%s %s is switched off %s", l.Language, quote.Name(l.Name), where)
+	case LostNarrowed:
+		return fmt.Sprintf("%s %s is built for fewer platforms %s: it no longer runs on some it ran on", l.Language, quote.Name(l.Name), where)
 	case LostEmptied:
 		return fmt.Sprintf("%s %s no longer asserts anything %s; it made %d assertion(s)", l.Language, quote.Name(l.Name), where, l.Assertions)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/gitsentinel/sentinel/internal/jsonout"
@@ -52,5 +53,37 @@ func (c *Counts) WriteText(w io.Writer) error {
 	for _, s := range c.Skipped {
 		fmt.Fprintf(w, "skipped %s: %s\n", quote.Path(s.Path), s.Reason)
 	}
+	for _, n := range c.NestedModules() {
+		fmt.Fprintf(w, "note: %s is a module of its own, which go test ./... in the module above does not enter: its %d tests count, and run only where go test runs in it too\n", quote.Path(n.GoMod), n.Tests)
+	}
 	return nil
+}
+
+// NestedModule is a Go module inside another, and how many tests it holds.
+type NestedModule struct {
+	// GoMod is the slash path of its go.mod.
+	GoMod string
+	// Tests counts its tests, active or not.
+	Tests int
+}
+
+// NestedModules lists the Go modules nested in another that hold tests, by
+// path: `go test ./...` in the outer module does not run them.
+func (c *Counts) NestedModules() []NestedModule {
+	n := map[string]int{}
+	for _, f := range c.Files {
+		for _, t := range f.Tests {
+			if mod, ok := strings.CutPrefix(t.Note, nestedNote); ok {
+				if mod, ok = strings.CutSuffix(mod, nestedSuffix); ok {
+					n[mod]++
+				}
+			}
+		}
+	}
+	out := make([]NestedModule, 0, len(n))
+	for mod, k := range n {
+		out = append(out, NestedModule{mod, k})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].GoMod < out[j].GoMod })
+	return out
 }

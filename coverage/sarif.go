@@ -47,10 +47,10 @@ func SARIFDrops(rs *sarif.Results, drops []Drop, fix string) {
 }
 
 // LossRule is the SARIF rule of a lost test, by its cause (LostMissing,
-// LostSkipped, LostEmptied).
+// LostSkipped, LostEmptied, LostNarrowed).
 func LossRule(cause string) string {
 	switch cause {
-	case LostSkipped:
+	case LostSkipped, LostNarrowed:
 		return sarif.RuleSkippedTest
 	case LostEmptied:
 		return sarif.RuleFewerAssertions
