@@ -70,6 +70,28 @@ var Rust = &Language{
 			Tests: []string{"tests::windows_only active [windows]", "tests::feature active", "tests::any_test active", "tests::attr_never active",
 				"tests::attr_windows active", "tests::late_return active", "tests::branch_return active", "tests::returns_value active",
 				"tests::if_false active", "tests::empty active"}, Assertions: 3},
+		// Switched off in other words: an ignore on every real platform,
+		// a cfg only rustdoc sets, and a named constant that is true.
+		{Path: "src/lib.rs", Source: "const QUARANTINE: bool = true;\n#[cfg(test)]\nmod tests {\n    use super::*;\n" +
+			"    const OFF: bool = !false;\n" +
+			"    #[cfg_attr(any(unix, windows), ignore)]\n    #[test]\n    fn every_platform() { assert!(f()); }\n" +
+			"    #[cfg_attr(any(windows, not(windows)), ignore)]\n    #[test]\n    fn either_way() {}\n" +
+			"    #[cfg(doc)]\n    #[test]\n    fn doc_only() {}\n" +
+			"    #[cfg(doctest)]\n    mod docs {\n        #[test]\n        fn inside() {}\n    }\n" +
+			"    #[test]\n    fn quarantined() {\n        if QUARANTINE { return; }\n        assert!(f());\n    }\n" +
+			"    #[test]\n    fn off() {\n        if OFF && true { return }\n    }\n}\n",
+			Tests: []string{"tests::every_platform skipped", "tests::either_way skipped", "tests::doc_only skipped",
+				"tests::docs::inside skipped", "tests::quarantined skipped", "tests::off skipped"}, Assertions: 1},
+		// Negative: an ignore on some platforms only, a cfg rustdoc leaves
+		// out, a constant that is false, one with two values, a variable.
+		{Path: "src/lib.rs", Source: "const ON: bool = false;\nstatic S: bool = true;\nmod a { pub const TWICE: bool = true; }\nmod b { pub const TWICE: bool = false; }\n#[cfg(test)]\nmod tests {\n" +
+			"    #[cfg_attr(any(unix, target_os = \"macos\"), ignore)]\n    #[test]\n    fn unix_only() {}\n" +
+			"    #[cfg(not(doc))]\n    #[test]\n    fn not_doc() {}\n" +
+			"    #[test]\n    fn on() {\n        if ON { return; }\n        assert!(f());\n    }\n" +
+			"    #[test]\n    fn twice() {\n        if TWICE { return; }\n    }\n" +
+			"    #[test]\n    fn static_() {\n        if S { return; }\n    }\n" +
+			"    #[test]\n    fn local() {\n        let skip = true;\n        if skip { return; }\n    }\n}\n",
+			Tests: []string{"tests::unix_only active", "tests::not_doc active", "tests::on active", "tests::twice active", "tests::static_ active", "tests::local active"}, Assertions: 1},
 		// Dead and vacuous assertions; one that always fails counts.
 		{Path: "tests/v.rs", Source: "#[test]\nfn v() {\n" +
 			"    if false { assert!(f()); }\n    if 1 == 2 { assert!(f()); } else { assert!(g()); }\n" +
@@ -439,7 +461,7 @@ func rustAttributes(f *File, fn *sitter.Node) (isTest, skipped, off bool) {
 			off = off || rustCfgArgs(f, s).isFalse()
 		case path == "cfg_attr":
 			args := rustSplitArgs(rustAttrArgs(s))
-			if len(args) >= 2 && rustCfgPred(f, args[0]).isTrue() {
+			if len(args) >= 2 && (rustCfgPred(f, args[0]).isTrue() || rustCfgPlatforms(f, args[0]).everywhere()) {
 				for _, a := range args[1:] {
 					if len(a) > 0 && f.Text(a[0]) == "ignore" {
 						skipped = true
@@ -569,6 +591,9 @@ func rustCfgPred(f *File, toks []*sitter.Node) constant {
 	switch {
 	case len(toks) == 1 && toks[0].Type() == "identifier" && f.Text(toks[0]) == "test":
 		return constOfBool(true)
+	case len(toks) == 1 && toks[0].Type() == "identifier" && (f.Text(toks[0]) == "doc" || f.Text(toks[0]) == "doctest"):
+		// Set by rustdoc alone, never when cargo test builds the tests.
+		return constOfBool(false)
 	case len(toks) == 1 && toks[0].Type() == "boolean_literal":
 		return constOfBool(f.Text(toks[0]) == "true")
 	case len(toks) == 2 && toks[0].Type() == "identifier" && toks[1].Type() == "token_tree":
@@ -624,10 +649,56 @@ func rustConst(f *File, n *sitter.Node) constant {
 				return rustCfgPred(f, args[0])
 			}
 		}
+	case "identifier":
+		// A constant of the file (`const QUARANTINE: bool = true`) is as
+		// constant as its literal; a chain of them is followed a few steps.
+		if v := rustFileConsts(f)[f.Text(n)]; v != nil && f.constDepth < 8 {
+			f.constDepth++
+			defer func() { f.constDepth-- }()
+			return rustConst(f, v)
+		}
 	default:
 		return rustLiteral(f, n)
 	}
 	return unknownConst
+}
+
+// rustFileConsts maps the names of the file's `const` items, at its top
+// level and in its inline modules, to their value expressions; a name
+// given two values, in two modules, is dropped. Read once per file.
+func rustFileConsts(f *File) map[string]*sitter.Node {
+	if f.consts != nil {
+		return f.consts
+	}
+	f.consts = map[string]*sitter.Node{}
+	twice := map[string]bool{}
+	var walk func(n *sitter.Node, depth int)
+	walk = func(n *sitter.Node, depth int) {
+		if n == nil || depth > 16 {
+			return
+		}
+		for _, item := range namedChildren(n) {
+			switch item.Type() {
+			case "const_item":
+				name, value := item.ChildByFieldName("name"), item.ChildByFieldName("value")
+				if name == nil || value == nil {
+					continue
+				}
+				k := f.Text(name)
+				if _, seen := f.consts[k]; seen {
+					twice[k] = true
+				}
+				f.consts[k] = value
+			case "mod_item":
+				walk(item.ChildByFieldName("body"), depth+1)
+			}
+		}
+	}
+	walk(f.Root, 0)
+	for k := range twice {
+		delete(f.consts, k)
+	}
+	return f.consts
 }
 
 func rustUnary(op string, x constant) constant {

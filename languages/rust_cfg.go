@@ -165,6 +165,33 @@ func rustPlatNot(a rustPlat) rustPlat {
 	return out
 }
 
+// everywhere reports platforms that hold on every real platform: both
+// unix and windows (every target_family a std test runs on), or some name
+// and its negation, each alone in its alternative.
+func (p rustPlat) everywhere() bool {
+	if p.kind == platAny {
+		return true
+	}
+	if p.kind != platSome {
+		return false
+	}
+	single := map[string]bool{}
+	for _, conj := range p.dnf {
+		if len(conj) == 1 {
+			single[conj[0]] = true
+		}
+	}
+	if single["unix"] && single["windows"] {
+		return true
+	}
+	for name := range single {
+		if !strings.HasPrefix(name, "!") && single["!"+name] {
+			return true
+		}
+	}
+	return false
+}
+
 // names returns the platforms as names, "a/b" for an AND, or nil when the
 // predicate does not restrict them.
 func (p rustPlat) names() []string {
