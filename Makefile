@@ -85,7 +85,7 @@ live:
 		echo "live: the npm registry cannot be reached: the hosts come from $(LIVE_CACHE) or their tests skip"; offline=1; \
 	fi; \
 	SENTINEL_LIVE=1 SENTINEL_LIVE_OFFLINE=$$offline SENTINEL_LIVE_CACHE='$(LIVE_CACHE)' \
-		$(GO) test -count=1 -timeout 15m -parallel 2 -v -run '^TestLive' ./live/ >bin/live.log 2>&1; s=$$?; \
+		$(GO) test -count=1 -timeout 15m -parallel 3 -v -run '^TestLive' ./live/ >bin/live.log 2>&1; s=$$?; \
 	grep -E '^(=== RUN|--- |ok|FAIL|PASS)|^ +--- |SKIP|: (refused|ran|all phases)' bin/live.log | cut -c1-240; \
 	[ $$s -eq 0 ] || echo "live: the whole log is in bin/live.log"; exit $$s
 

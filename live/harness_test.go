@@ -323,8 +323,9 @@ func (p *phase) ran(k kind) bool {
 
 // liveHost runs a host's four phases, each a subtest.
 func liveHost(t *testing.T, h *hostrun.Host) {
-	// Hosts spend most of a run waiting on their model and their start-up:
-	// two at a time halve the suite on two cores (make live's -parallel).
+	// Hosts spend most of a run waiting on their model, their start-up and
+	// the hang phase's timeout: they run three at a time (make live's
+	// -parallel), as two at a time took 9.5 minutes on a loaded machine.
 	t.Parallel()
 	modules, bins := need(t)
 	version, err := installedVersion(modules, h.Package)
