@@ -1,7 +1,6 @@
 package hostrun
 
 import (
-	"fmt"
 	"time"
 )
 
@@ -20,15 +19,7 @@ var kiloCode = &Host{
 	Timeout: 150 * time.Second,
 	Call:    openCode.Call,
 	Start: func(s *Session) ([]string, []string, error) {
-		err := s.WriteHome(".config/kilo/kilo.json", fmt.Sprintf(`{
-  "provider": {"fake": {"npm": "@ai-sdk/openai-compatible", "name": "fake",
-    "options": {"baseURL": %q, "apiKey": "sk-live-test"},
-    "models": {"fake-model": {"name": "fake-model", "tool_call": true}}}},
-  "model": "fake/fake-model",
-  "permission": {"bash": "allow", "edit": "allow", "read": "allow", "external_directory": "allow"},
-  "autoupdate": false, "share": "disabled"
-}`, s.URL+"/v1"))
-		if err != nil {
+		if err := s.WriteHome(".config/kilo/kilo.json", openCodeConfig(s.URL)); err != nil {
 			return nil, nil, err
 		}
 		// --auto approves what Kilo would ask about: a read of .env is

@@ -161,19 +161,25 @@ var openCode = &Host{
 	Call: tools{shell: "bash", write: "write", read: "read", path: "filePath", content: "content",
 		shellArgs: map[string]any{"description": "run it"}}.call,
 	Start: func(s *Session) ([]string, []string, error) {
-		err := s.WriteHome(".config/opencode/opencode.json", fmt.Sprintf(`{
-  "provider": {"fake": {"npm": "@ai-sdk/openai-compatible", "name": "fake",
-    "options": {"baseURL": %q, "apiKey": "sk-live-test"},
-    "models": {"fake-model": {"name": "fake-model", "tool_call": true}}}},
-  "model": "fake/fake-model",
-  "permission": {"bash": "allow", "edit": "allow", "read": "allow", "external_directory": "allow"},
-  "autoupdate": false, "share": "disabled"
-}`, s.URL+"/v1"))
-		if err != nil {
+		if err := s.WriteHome(".config/opencode/opencode.json", openCodeConfig(s.URL)); err != nil {
 			return nil, nil, err
 		}
 		return []string{"opencode", "run", "-m", "fake/fake-model", "Run the tool."}, []string{
 			"OPENCODE_DISABLE_MODELS_FETCH=1", "OPENCODE_DISABLE_AUTOUPDATE=1", "OPENCODE_DISABLE_LSP_DOWNLOAD=1",
 		}, nil
 	},
+}
+
+// openCodeConfig is the user configuration of OpenCode, and of Kilo Code
+// which keeps its format, that makes the fake model at url a provider of
+// its own, allows every tool, and turns updates and sharing off.
+func openCodeConfig(url string) string {
+	return fmt.Sprintf(`{
+  "provider": {"fake": {"npm": "@ai-sdk/openai-compatible", "name": "fake",
+    "options": {"baseURL": %q, "apiKey": "sk-live-test"},
+    "models": {"fake-model": {"name": "fake-model", "tool_call": true}}}},
+  "model": "fake/fake-model",
+  "permission": {"bash": "allow", "edit": "allow", "read": "allow", "external_directory": "allow"},
+  "autoupdate": false, "share": "disabled"
+}`, url+"/v1")
 }
