@@ -60,6 +60,11 @@ type Run struct {
 	// Reveal are secrets of the built-in list the agent may read after all
 	// (".env" for an app whose tests read it). Never a protected path.
 	Reveal []string `toml:"reveal"`
+	// SearchEnv, when false, stops the search of the work tree for .env
+	// files at each start (on by default), for a tree too large to search;
+	// its secrets are then listed under hide. Honoured in the user's own
+	// configuration only.
+	SearchEnv *bool `toml:"search_env"`
 }
 
 // CI is the [ci] table.

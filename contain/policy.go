@@ -103,8 +103,8 @@ func Build(ctx context.Context, o Options) (*Policy, error) {
 	if len(o.Command) == 0 {
 		return nil, errors.New("no command to run: run `sentinel run -- COMMAND [ARGS…]`")
 	}
-	if len(o.Project.Writable) > 0 || len(o.Project.Reveal) > 0 {
-		return nil, fmt.Errorf("the project's %s sets [run] writable or reveal, which only your own configuration may: a repository cannot widen the sandbox; move them to %s, or remove them", config.File, pathguard.UserConfigPath(o.Getenv))
+	if len(o.Project.Writable) > 0 || len(o.Project.Reveal) > 0 || o.Project.SearchEnv != nil {
+		return nil, fmt.Errorf("the project's %s sets [run] writable, reveal or search_env, which only your own configuration may: a repository cannot widen the sandbox; move them to %s, or remove them", config.File, pathguard.UserConfigPath(o.Getenv))
 	}
 	lay, err := o.Layout, error(nil)
 	if lay == nil {
@@ -245,7 +245,10 @@ func Build(ctx context.Context, o Options) (*Policy, error) {
 
 	// Hidden: secrets, less what the user reveals, plus what either
 	// configuration hides.
-	hide := b.secrets(lay.Top, state, xdgConfig)
+	hide, err := b.secrets(lay.Top, state, xdgConfig, pathguard.UserConfigPath(o.Getenv), o.User.SearchEnv == nil || *o.User.SearchEnv)
+	if err != nil {
+		return nil, err
+	}
 	for _, h := range o.User.Hide {
 		hide = append(hide, b.expand(h, lay.Top))
 	}
@@ -427,23 +430,34 @@ func isEnvSecret(name string) bool {
 	return true
 }
 
-// envDepth bounds the search of the work tree for .env files: a walk of
-// a whole tree (node_modules and all) would cost every start-up.
-const envDepth = 4
+// envBudget bounds the search of the work tree for .env files, in
+// entries visited (about a microsecond each). The search has no depth
+// limit, as a monorepo keeps its secrets at any depth; a tree larger than
+// this outside its dependency folders is refused rather than half
+// searched, since a .env past the point the walk stopped would be shown.
+const envBudget = 1_000_000
 
 // skipDirs are never searched for .env files: dependencies and git's own.
 var skipDirs = map[string]bool{".git": true, "node_modules": true, "vendor": true, ".venv": true, "target": true}
 
 // secrets are the secrets the sandbox hides: the project's .env files,
 // private keys, cloud and forge credentials, the other hosts' logins.
-func (b *builder) secrets(top, agent, xdgConfig string) []string {
+func (b *builder) secrets(top, agent, xdgConfig, userConfig string, search bool) ([]string, error) {
 	var out []string
-	_ = filepath.WalkDir(top, func(p string, d fs.DirEntry, err error) error {
+	budget := envBudget
+	errBudget := errors.New("budget")
+	err := filepath.WalkDir(top, func(p string, d fs.DirEntry, err error) error {
+		if !search {
+			return filepath.SkipAll
+		}
+		if budget--; budget < 0 {
+			return errBudget
+		}
 		if err != nil {
 			return nil
 		}
 		if d.IsDir() {
-			if p != top && (skipDirs[d.Name()] || strings.Count(p[len(top):], "/") >= envDepth) {
+			if p != top && skipDirs[d.Name()] {
 				return filepath.SkipDir
 			}
 			return nil
@@ -468,7 +482,10 @@ func (b *builder) secrets(top, agent, xdgConfig string) []string {
 		out = append(out, filepath.Join(b.home, rel))
 	}
 	out = append(out, filepath.Join(xdgConfig, "gh", "hosts.yml"), filepath.Join(xdgConfig, "git", "credentials"))
-	return append(out, otherCredentials(b.home, agent)...)
+	if errors.Is(err, errBudget) {
+		return nil, fmt.Errorf("the work tree %s has more than %d entries outside its dependency folders, too many to search for .env files at each start; list its secret files under [run] hide and set [run] search_env = false in your own configuration, %s", top, envBudget, userConfig)
+	}
+	return append(out, otherCredentials(b.home, agent)...), nil
 }
 
 // resolveAll resolves each path that exists through its symbolic links,
