@@ -27,7 +27,7 @@ func checkResults(ctx context.Context, c *coverage.Counts, head string, set *rep
 			if t.Status != languages.Active {
 				continue
 			}
-			rt := reports.Test{Language: f.Language, Path: f.Path, Name: t.Name, Line: t.Line, Reason: reason(t)}
+			rt := reports.Test{Language: f.Language, Path: f.Path, Name: t.Name, Line: t.Line, Reason: reason(t), Condition: condition(t)}
 			goDirs = goDirs || f.Language == "go"
 			tests = append(tests, rt)
 		}
@@ -46,16 +46,26 @@ func checkResults(ctx context.Context, c *coverage.Counts, head string, set *rep
 	return reports.Match(tests, set), nil
 }
 
-// reason is why the count knows a test may not run in every job: it is
-// built for some platforms only, or runs only where a condition holds.
+// reason is why the count knows a test may be missing from a job's
+// report: it is built for some platforms only, or its module is collected
+// only where an import succeeds (pytest's importorskip).
 func reason(t languages.Test) string {
 	switch {
 	case len(t.Platforms) > 0:
 		return "built for " + strings.Join(t.Platforms, ", ")
-	case t.Conditional != "":
+	case t.Conditional == "importorskip":
 		return t.Conditional
 	}
 	return ""
+}
+
+// condition is the real condition under which a test skips itself at run
+// time: it explains a skip in the report, not the test's absence.
+func condition(t languages.Test) string {
+	if t.Conditional == "importorskip" {
+		return ""
+	}
+	return t.Conditional
 }
 
 // goModules maps each directory of head's tree that holds a go.mod to the

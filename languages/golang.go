@@ -99,7 +99,10 @@ var Go = &Language{
 			"func TestNotMine(t *testing.T) {\n\tr.Skip(1)\n\tt.Error(\"x\")\n}\n" +
 			"func TestEmpty(t *testing.T) {}\n",
 			Tests: []string{"TestShort active", "TestGOOS active", "TestEnv active", "TestNever active", "TestLateReturn active",
-				"TestReturnInBranch active", "TestNotMine active", "TestEmpty active"}, Assertions: 5},
+				"TestReturnInBranch active", "TestNotMine active", "TestEmpty active"}, Assertions: 5,
+			// A skip under a real condition is named by it: the runner's
+			// report shows such a test skipped where the condition holds.
+			Conditions: []string{"TestShort: testing.Short()", "TestGOOS: runtime.GOOS == \"windows\"", "TestEnv: os.Getenv(\"X\") == \"\" || false"}},
 		// Assertions that never run: under a constant-false condition, on
 		// the right of false && …, after a return or skip in their block.
 		// A label after a return can be reached by goto.
@@ -371,9 +374,13 @@ func analyzeGo(f *File) {
 	f.Result.PackageOff = g.testMainOff()
 	for _, t := range g.tests {
 		f.AddTestSpan(t.name, t.nameNode, f.Result.PackageOff != "" || g.switchedOff(t), t.code)
-		if f.Result.PackageOff != "" && !f.tooMany {
+		if f.tooMany {
+			continue
+		}
+		if f.Result.PackageOff != "" {
 			f.Result.Tests[len(f.Result.Tests)-1].Note = f.Result.PackageOff
 		}
+		f.Result.Tests[len(f.Result.Tests)-1].Conditional = g.conditional(t)
 	}
 }
 
@@ -476,6 +483,33 @@ func (g *goAnalysis) switchedOff(t goTest) bool {
 	}
 	return false
 }
+
+// conditional is the condition under which an active test skips itself
+// at run time (`if testing.Short() { t.Skip() }`, a GOOS test), as its
+// source text: the runner's report shows the test skipped where the
+// condition holds, for a reason the count sees. Empty when the test has
+// no such skip in its own body.
+func (g *goAnalysis) conditional(t goTest) string {
+	for _, st := range statements(t.body) {
+		if st.Type() != "if_statement" || st.ChildByFieldName("alternative") != nil {
+			continue
+		}
+		if c := g.condition(st); c.isTrue() || c.isFalse() {
+			continue
+		}
+		if g.ends(st.ChildByFieldName("consequence")) == endsSkip {
+			text := strings.Join(strings.Fields(g.f.Text(st.ChildByFieldName("condition"))), " ")
+			if r := []rune(text); len(r) > maxConditional {
+				text = string(r[:maxConditional]) + "…"
+			}
+			return text
+		}
+	}
+	return ""
+}
+
+// maxConditional bounds the condition's text a test carries.
+const maxConditional = 80
 
 // goPreamble reports t.Parallel() and t.Helper(), which decide nothing.
 func goPreamble(f *File, st *sitter.Node, param string) bool {

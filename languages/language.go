@@ -21,7 +21,7 @@ import (
 
 // Version changes whenever a change to a language can change a count, so
 // that cached results of an older engine are never reused.
-const Version = 17
+const Version = 18
 
 // Status is whether a test runs.
 type Status string
@@ -126,6 +126,9 @@ type Sample struct {
 	Assertions, Vacuous int
 	// Benchmarks and Subtests are the expected figures.
 	Benchmarks, Subtests int
+	// Conditions, when set, are the expected "name: condition" of each
+	// test that skips itself under a condition the count cannot decide.
+	Conditions []string
 }
 
 // Language describes one language.

@@ -31,6 +31,17 @@ func TestSamples(t *testing.T) {
 					}
 					tests = append(tests, fmt.Sprintf("%s %s", tt.Name, tt.Status))
 				}
+				if s.Conditions != nil {
+					var conds []string
+					for _, tt := range got.Tests {
+						if tt.Conditional != "" {
+							conds = append(conds, tt.Name+": "+tt.Conditional)
+						}
+					}
+					if !reflect.DeepEqual(conds, s.Conditions) {
+						t.Errorf("conditions %q, want %q\n%s", conds, s.Conditions, s.Source)
+					}
+				}
 				if !reflect.DeepEqual(tests, s.Tests) {
 					t.Errorf("tests %q, want %q\n%s", tests, s.Tests, s.Source)
 				}

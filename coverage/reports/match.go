@@ -30,9 +30,14 @@ type Test struct {
 	// Scope is where the runner puts the test when its path does not say:
 	// a Go package's import path. Empty otherwise.
 	Scope string
-	// Reason is why the count knows the test may not run everywhere (its
-	// platforms, a real condition), empty when it should run in every job.
+	// Reason is why the count knows the test may not be built or collected
+	// everywhere (its platforms, an import it skips without), empty when it
+	// should be in every job's report.
 	Reason string
+	// Condition is a real condition under which the test skips itself at
+	// run time (`testing.Short()`, a skipif on the platform): it explains
+	// a skip in the report, never the test's absence from it.
+	Condition string
 }
 
 // Finding is an active test that no report ran.
@@ -184,7 +189,7 @@ func Match(tests []Test, s *Set) *Verdict {
 		if c := st[i].skipped; c != nil {
 			f.Cause, f.Message, f.Report = CauseSkipped, c.Message, c.Report
 		}
-		if t.Reason != "" {
+		if t.Reason != "" || (t.Condition != "" && f.Cause == CauseSkipped) {
 			f.Cause = CausePlatform
 			v.Platform = append(v.Platform, f)
 			continue

@@ -49,7 +49,7 @@ var runnerCases = []runnerCase{
 		tests: []Test{
 			{Language: "python", Path: "tests/test_calc.py", Name: "test_add"},
 			{Language: "python", Path: "tests/test_calc.py", Name: "test_inc"},
-			{Language: "python", Path: "tests/test_calc.py", Name: "test_windows", Reason: "skipif"},
+			{Language: "python", Path: "tests/test_calc.py", Name: "test_windows", Condition: "condition"},
 			{Language: "python", Path: "tests/test_calc.py", Name: "TestCalc.test_mul"},
 			{Language: "python", Path: "tests/test_calc.py", Name: "TestCalc.test_fails"},
 		},
@@ -331,4 +331,37 @@ func write(t *testing.T, dir, name, content string) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// TestConditionExplainsOnlyASkip: a real condition the count sees
+// (testing.Short()) explains the runner's skip of a test, never its
+// absence from the report; a platform explains both.
+func TestConditionExplainsOnlyASkip(t *testing.T) {
+	tests := []Test{
+		{Language: "go", Path: "a_test.go", Name: "TestShortSkipped", Scope: "m", Condition: "testing.Short()"},
+		{Language: "go", Path: "a_test.go", Name: "TestShortAbsent", Scope: "m", Condition: "testing.Short()"},
+		{Language: "go", Path: "a_test.go", Name: "TestPlainSkipped", Scope: "m"},
+		{Language: "go", Path: "a_windows_test.go", Name: "TestWindowsAbsent", Scope: "m", Reason: "built for windows"},
+	}
+	s := &Set{Files: []string{"r.json"}, Cases: []Case{
+		{Report: "r.json", Format: FormatGoJSON, Class: "m", Name: "TestShortSkipped", Outcome: Skipped},
+		{Report: "r.json", Format: FormatGoJSON, Class: "m", Name: "TestPlainSkipped", Outcome: Skipped},
+	}}
+	v := Match(tests, s)
+	got := map[string]string{}
+	for _, f := range v.Lost {
+		got[f.Name] = "lost " + f.Cause
+	}
+	for _, f := range v.Platform {
+		got[f.Name] = "platform " + f.Cause
+	}
+	want := map[string]string{
+		"TestShortSkipped":  "platform " + CausePlatform,
+		"TestShortAbsent":   "lost " + CauseAbsent,
+		"TestPlainSkipped":  "lost " + CauseSkipped,
+		"TestWindowsAbsent": "platform " + CausePlatform,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
 }
