@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/gitsentinel/sentinel/coverage"
@@ -68,7 +69,7 @@ type Options struct {
 // OK reports whether everything passed.
 func (r *Report) OK() bool {
 	return len(r.Drops) == 0 && len(r.History) == 0 && len(r.Attribution) == 0 && len(r.PersonOnly) == 0 &&
-		(r.Results == nil || r.Results.OK())
+		(r.Results == nil || r.Results.OK()) && !slices.ContainsFunc(r.Harness, func(h HarnessChange) bool { return h.Held })
 }
 
 // Run checks the commits of base..HEAD (all of HEAD's history when base is
@@ -202,6 +203,9 @@ func runCommits(ctx context.Context, opts coverage.Options, head string, commits
 	}
 	if r.Harness == nil {
 		r.Harness = []HarnessChange{}
+	}
+	if err := holdHarness(ctx, opts.Dir, r.Harness, commits, changes); err != nil {
+		return nil, err
 	}
 	return r, nil
 }
@@ -355,6 +359,10 @@ func (r *Report) WriteGitHub(w io.Writer) error {
 		}
 	}
 	for _, h := range r.Harness {
+		if h.Held {
+			ghError(&b, h.Path, 1, "sentinel harness", fmt.Sprintf("commit %s %s changes %s (%s): [ratchet] harness = \"person\" holds it until a person runs sentinel accept --rev %s --harness --reason WHY", gitrepo.ShortID(h.Commit), quote.Name(h.Title), h.What, h.Agent, gitrepo.ShortID(h.Commit)))
+			continue
+		}
 		// A warning: the change is for a person to look at, not a refusal.
 		var e strings.Builder
 		ghError(&e, h.Path, 1, "sentinel harness", fmt.Sprintf("commit %s %s changes %s: what the runner runs may have changed with no test file changed (%s)", gitrepo.ShortID(h.Commit), quote.Name(h.Title), h.What, h.Agent))

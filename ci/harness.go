@@ -6,6 +6,8 @@ import (
 	"path"
 	"strings"
 
+	"github.com/gitsentinel/sentinel/config"
+	"github.com/gitsentinel/sentinel/coverage"
 	"github.com/gitsentinel/sentinel/gitrepo"
 	"github.com/gitsentinel/sentinel/internal/quote"
 	"github.com/gitsentinel/sentinel/trailers"
@@ -64,6 +66,9 @@ type HarnessChange struct {
 	What string `json:"what"`
 	// Agent says what shows the agent's hand (the trailer, the author).
 	Agent string `json:"agent"`
+	// Held says [ratchet] harness = "person" refuses the change until a
+	// person accepts it (sentinel accept --rev COMMIT --harness).
+	Held bool `json:"held"`
 }
 
 // harnessWhat says what a path is when it is a harness file; "" when not.
@@ -128,6 +133,82 @@ func CheckHarness(ctx context.Context, root string, syntax *trailers.Syntax, com
 	return out, nil
 }
 
+// holdHarness marks the harness changes that [ratchet] harness = "person"
+// refuses: those of a commit whose parent's configuration, or the range's
+// base's, says "person", and that no acceptance added in the range
+// accepts (Acceptance.Harness with its Commit). The commits that add such
+// acceptances are a person's, or CheckPersons refuses them. The setting
+// is read from trusted copies only, the parent's and the base's, so a
+// commit cannot relax its own rule; an unreadable copy reads as "person".
+func holdHarness(ctx context.Context, root string, hs []HarnessChange, commits []gitrepo.Commit, changes []coverage.BaselineChange) error {
+	if len(hs) == 0 {
+		return nil
+	}
+	inRange := map[string]bool{}
+	for _, c := range commits {
+		inRange[c.Hash] = true
+	}
+	parent := map[string]string{}
+	var revs []string
+	seen := map[string]bool{}
+	add := func(r string) {
+		if !seen[r] {
+			seen[r] = true
+			revs = append(revs, r)
+		}
+	}
+	var bases []string
+	for _, c := range commits {
+		if len(c.Parents) > 0 {
+			parent[c.Hash] = c.Parents[0]
+		}
+		for _, p := range c.Parents {
+			if !inRange[p] {
+				bases = append(bases, p)
+				add(p)
+			}
+		}
+	}
+	for _, h := range hs {
+		if p := parent[h.Commit]; p != "" {
+			add(p)
+		}
+	}
+	specs := make([]string, len(revs))
+	for i, r := range revs {
+		specs[i] = r + ":" + config.File
+	}
+	blobs, err := gitrepo.ReadSpecsMax(ctx, root, specs, config.MaxSize)
+	if err != nil {
+		return err
+	}
+	person := func(rev string) bool {
+		data := blobs[rev+":"+config.File]
+		if data == nil {
+			return false // no configuration: the default, report
+		}
+		mode, _ := config.ReadHarness(config.File, data)
+		return mode == config.HarnessPerson
+	}
+	baseHolds := false
+	for _, b := range bases {
+		baseHolds = baseHolds || person(b)
+	}
+	accepted := map[string]bool{}
+	for _, ch := range changes {
+		for _, a := range ch.Added {
+			if a.Harness && a.Commit != "" {
+				accepted[a.Commit] = true
+			}
+		}
+	}
+	for i := range hs {
+		p := parent[hs[i].Commit]
+		hs[i].Held = (baseHolds || (p != "" && person(p))) && !accepted[hs[i].Commit]
+	}
+	return nil
+}
+
 // maxHarnessBlob is the largest test file read for a TestMain, the
 // count's own limit for a test file.
 const maxHarnessBlob = 8 << 20
@@ -161,6 +242,11 @@ func holdsTestMain(ctx context.Context, objects *gitrepo.Objects, ch gitrepo.Cha
 // what shows the agent's hand.
 func writeHarnessText(b *strings.Builder, hs []HarnessChange) {
 	for _, h := range hs {
+		if h.Held {
+			fmt.Fprintf(b, "commit %s %s changes %s, %s (%s): [ratchet] harness = \"person\" holds it until a person accepts it; a person runs `sentinel accept --rev %s --harness --reason \"WHY THE HARNESS CHANGED\"`\n",
+				gitrepo.ShortID(h.Commit), quote.Name(h.Title), quote.Path(h.Path), h.What, h.Agent, gitrepo.ShortID(h.Commit))
+			continue
+		}
 		fmt.Fprintf(b, "commit %s %s changes %s, %s: what the runner runs may have changed with no test file changed (%s); check the runner's report, `sentinel ci --results REPORT`\n",
 			gitrepo.ShortID(h.Commit), quote.Name(h.Title), quote.Path(h.Path), h.What, h.Agent)
 	}

@@ -137,7 +137,20 @@ type Ratchet struct {
 	// acceptance or lowers a peak counts only when one of its keys signed
 	// it. Empty (the default) asks for no signature.
 	Signers string `toml:"signers"`
+	// Harness is what a change to the runner's harness (conftest.py, a
+	// Jest config, a TestMain, the CI workflow) made by an agent needs:
+	// "report" (the default) names it in sentinel ci's summary; "person"
+	// also refuses it until a person accepts it (accept --rev C
+	// --harness). The commit's parent's setting, or the range's base's
+	// when stricter, decides, so a change cannot relax its own rule.
+	Harness string `toml:"harness"`
 }
+
+// The values of [ratchet] harness.
+const (
+	HarnessReport = "report"
+	HarnessPerson = "person"
+)
 
 // Hooks is the [hooks] table.
 type Hooks struct {
@@ -353,6 +366,9 @@ func (c *Config) validate(name string, data []byte) error {
 			return fmt.Errorf("%s:%d:%d: coverage.scope %q: paths is empty", name, line, col, sc.Name)
 		}
 		seen[sc.Name] = true
+	}
+	if h := c.Ratchet.Harness; h != "" && h != HarnessReport && h != HarnessPerson {
+		return fmt.Errorf("%s: ratchet.harness is %q; it is \"report\" or \"person\"", name, h)
 	}
 	if err := CheckSignersPath(c.Ratchet.Signers); err != nil {
 		line, col := keyPosition(data, "ratchet", "signers")

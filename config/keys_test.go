@@ -27,7 +27,7 @@ func TestKeyErrorFix(t *testing.T) {
 	for _, tc := range []struct{ data, want string }{
 		{"[ratchet]\nauto_rasie = false\n", "rename auto_rasie to auto_raise at c.toml:2:1"},
 		{"[trailer]\nformat = \"x\"\n", "rename trailer to trailers at c.toml:1:2"},
-		{"[ratchet]\nfrobnicate = 1\n", "remove ratchet.frobnicate at c.toml:2:1; [ratchet] knows auto_raise, signers"},
+		{"[ratchet]\nfrobnicate = 1\n", "remove ratchet.frobnicate at c.toml:2:1; [ratchet] knows auto_raise, signers, harness"},
 	} {
 		_, err := Parse("c.toml", []byte(tc.data))
 		var ke *KeyError

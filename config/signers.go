@@ -57,6 +57,26 @@ func ReadSigners(name string, data []byte) (string, error) {
 	return c.Ratchet.Signers, nil
 }
 
+// ReadHarness reads [ratchet] harness from a configuration as some commit
+// holds it: "person" or "report" ("" reads as "report"). A value sentinel
+// does not know reads as "person", the stricter: a commit cannot relax
+// the rule by misspelling it.
+func ReadHarness(name string, data []byte) (string, error) {
+	var c struct {
+		Ratchet struct {
+			Harness string `toml:"harness"`
+		} `toml:"ratchet"`
+	}
+	if err := decodeLenient(name, data, &c); err != nil {
+		return HarnessPerson, err
+	}
+	switch c.Ratchet.Harness {
+	case "", HarnessReport:
+		return HarnessReport, nil
+	}
+	return HarnessPerson, nil
+}
+
 // decodeLenient decodes the keys v names from a configuration as some
 // commit holds it, leaving the others aside, so that a file an older or
 // newer sentinel wrote still says what it needs; an error names the file,

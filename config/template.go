@@ -67,6 +67,13 @@ const Template = `# sentinel's project configuration. Every key is shown at its 
 # writing. docs/ratchet.md, "Acceptances are a person's", shows the setup.
 # signers = ""   # such as ".sentinel/allowed_signers"
 
+# What an agent's change to the runner's harness needs (conftest.py, a Jest
+# config or set-up file, a TestMain, Cargo's targets, the CI workflow):
+# "report" names it in sentinel ci's summary; "person" also refuses it until
+# a person runs "sentinel accept --rev COMMIT --harness --reason WHY". The
+# commit's parent's setting decides. docs/ci.md, "Harness changes, named".
+# harness = "report"
+
 [guard]
 # How hard the guard is: "standard"; "strict" denies what standard asks
 # about (a computed command name, code it cannot read); "paranoid" is strict

@@ -43,7 +43,10 @@ type Acceptance struct {
 	// after the fact (accept --rev): the tests it names that that commit
 	// lost, and the peaks of Lowered that it lowered, are accepted as if
 	// in it, by a person's later commit instead of a rewrite of history.
-	Commit  string                       `json:"commit,omitempty"`
+	Commit string `json:"commit,omitempty"`
+	// Harness, with Commit, says a person accepts that commit's change to
+	// the runner's harness ([ratchet] harness = "person").
+	Harness bool                         `json:"harness,omitempty"`
 	Lowered map[string]map[string][2]int `json:"lowered"`
 	Reason  string                       `json:"reason"`
 	// Tests are the tests the acceptance lets go, by language, file and

@@ -27,7 +27,7 @@ const notCanonical = "not in the form sentinel writes (keys sorted, two-space in
 var (
 	baselineKeys   = []string{"accepted", "peaks", "version"}
 	peakKeys       = []string{FigureAssertions, FigureTests}
-	acceptanceKeys = []string{"assisted_by", "at", "by", "commit", "lowered", "reason", "tests"}
+	acceptanceKeys = []string{"assisted_by", "at", "by", "commit", "harness", "lowered", "reason", "tests"}
 	// requiredAcceptanceKeys are the keys every acceptance has; "tests" is
 	// there only when it names tests, "commit" only for one recorded after
 	// the fact.
@@ -267,6 +267,11 @@ func readAcceptance(v *strictjson.Value) (Acceptance, *fault) {
 			if a.AssistedBy, f = text(m, "the agent the commit was made with"); f == nil && strings.ContainsFunc(a.AssistedBy, unicode.IsControl) {
 				f = faultf(m.Value.Off, "the acceptance's \"assisted_by\" holds a control character")
 			}
+		case "harness":
+			if m.Value.Kind != strictjson.Bool {
+				return faultf(m.Value.Off, "the acceptance's \"harness\" is not true or false")
+			}
+			a.Harness = m.Value.Bool
 		case "commit":
 			if a.Commit, f = text(m, "the commit it accepts after the fact"); f == nil && !fullCommitID(a.Commit) {
 				f = faultf(m.Value.Off, "the acceptance's \"commit\" is %q, not a full commit id", a.Commit)
@@ -285,7 +290,10 @@ func readAcceptance(v *strictjson.Value) (Acceptance, *fault) {
 	if a.AssistedBy != "" && a.Commit == "" {
 		return a, faultf(v.Off, "the attestation names no \"commit\": it attests the attribution of one commit")
 	}
-	if len(a.Lowered) == 0 && len(a.Tests) == 0 && a.AssistedBy == "" {
+	if a.Harness && a.Commit == "" {
+		return a, faultf(v.Off, "the acceptance of a harness change names no \"commit\": it accepts the change one commit made")
+	}
+	if len(a.Lowered) == 0 && len(a.Tests) == 0 && a.AssistedBy == "" && !a.Harness {
 		return a, faultf(v.Off, "the acceptance lowers no figure and names no test: an acceptance records a loss")
 	}
 	return a, nil

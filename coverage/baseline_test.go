@@ -128,7 +128,7 @@ func TestParseBaselineStrict(t *testing.T) {
 		{"blank reason", edit(`"removed the v1 API"`, `" "`), "14:17", `the acceptance's "reason" is empty: it needs why the tests went`},
 		{"at not a time", edit(`"2026-11-29T14:00:00Z"`, `"yesterday"`), "4:13", `the acceptance's "at" is "yesterday", not an RFC 3339 time`},
 		{"at a number", edit(`"2026-11-29T14:00:00Z"`, `20261129`), "4:13", `expected the acceptance's "at", a string, found the number 20261129`},
-		{"removed", edit(`"reason": "removed the v1 API"`, `"reason": "removed the v1 API",`+"\n"+`      "removed": {}`), "15:7", `unknown key "removed" in an acceptance, which has only "assisted_by", "at", "by", "commit", "lowered", "reason" and "tests"`},
+		{"removed", edit(`"reason": "removed the v1 API"`, `"reason": "removed the v1 API",`+"\n"+`      "removed": {}`), "15:7", `unknown key "removed" in an acceptance, which has only "assisted_by", "at", "by", "commit", "harness", "lowered", "reason" and "tests"`},
 		{"lowered nothing", edit(strings.Join(lines[5:13], ""), "      \"lowered\": {},\n"), "3:5", `the acceptance lowers no figure and names no test`},
 		{"tests not a list", edit(`"reason": "removed the v1 API"`, `"reason": "removed the v1 API",`+"\n"+`      "tests": {}`), "15:16", `expected the acceptance's "tests", a list, found an object`},
 		{"test without a name", edit(`"reason": "removed the v1 API"`, `"reason": "removed the v1 API",`+"\n"+`      "tests": [{"language": "go", "name": "", "path": "a_test.go"}]`), "15:44", `the accepted test's "name" is empty`},

@@ -386,6 +386,10 @@ type AcceptOptions struct {
 	// lets go after the fact: the tests it lost and the peaks it lowered
 	// without an acceptance (Acceptance.Commit).
 	Rev string
+	// Harness, with Rev, accepts that commit's change to the runner's
+	// harness too (Acceptance.Harness), which [ratchet] harness = "person"
+	// holds until a person accepts it; the commit need have lost nothing.
+	Harness bool
 }
 
 // AcceptResult is what Accept did: it recorded a new acceptance, or it
@@ -443,6 +447,10 @@ func Accept(ctx context.Context, o AcceptOptions) (*AcceptResult, error) {
 	}
 	rec := Acceptance{At: o.Now.UTC().Format(time.RFC3339), By: o.By, Reason: strings.TrimSpace(o.Reason), Lowered: map[string]map[string][2]int{}}
 	var after *afterTheFact
+	if o.Harness && o.Rev == "" {
+		return nil, errors.New("--harness accepts a commit already made: run `sentinel accept --rev COMMIT --harness --reason \"WHY THE HARNESS CHANGED\"`")
+	}
+	rec.Harness = o.Harness
 	if o.Rev != "" {
 		if after, err = commitToAccept(ctx, o); err != nil {
 			return nil, err
@@ -556,7 +564,7 @@ func Accept(ctx context.Context, o AcceptOptions) (*AcceptResult, error) {
 				rec.Tests = nil
 			}
 		}
-		if len(rec.Lowered) == 0 && len(rec.Tests) == 0 {
+		if len(rec.Lowered) == 0 && len(rec.Tests) == 0 && !rec.Harness {
 			// An accept killed between writing the work tree's baseline and
 			// staging it leaves the acceptance on disk only; the commit would
 			// then be refused with nothing left to accept. Staging it now

@@ -20,6 +20,7 @@ type acceptOptions struct {
 	reason    string
 	languages []string
 	rev       string
+	harness   bool
 }
 
 func acceptCommand(e *env) *cli.Command {
@@ -30,9 +31,10 @@ func acceptCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "reason", Usage: "why the tests went (required)"},
 			&cli.StringSliceFlag{Name: "language", Usage: "only this row (repeatable); default: every row below its peak"},
 			&cli.StringFlag{Name: "rev", Usage: "accept, after the fact, what a commit already made lost without an acceptance (one that skipped the hooks), in a new commit instead of a rewrite of history"},
+			&cli.BoolFlag{Name: "harness", Usage: "with --rev: accept that commit's change to the runner's harness too, which [ratchet] harness = \"person\" holds until a person does"},
 		},
 		Action: func(c *cli.Context) error {
-			return runAccept(c, e, acceptOptions{reason: c.String("reason"), languages: c.StringSlice("language"), rev: c.String("rev")})
+			return runAccept(c, e, acceptOptions{reason: c.String("reason"), languages: c.StringSlice("language"), rev: c.String("rev"), harness: c.Bool("harness")})
 		},
 	}
 }
@@ -60,7 +62,7 @@ func runAccept(c *cli.Context, e *env, o acceptOptions) error {
 	}
 	res, err := coverage.Accept(c.Context, coverage.AcceptOptions{
 		Dir: opts.Dir, Reason: o.reason, Languages: o.languages, By: by, Now: time.Now(), Excludes: opts.Excludes, Scopes: opts.Scopes,
-		CacheDir: opts.CacheDir, Rev: o.rev,
+		CacheDir: opts.CacheDir, Rev: o.rev, Harness: o.harness,
 	})
 	if errors.Is(err, coverage.ErrNothingToAccept) {
 		fmt.Fprintf(e.stderr, "sentinel: %v; `sentinel status` shows the margins\n", err)
@@ -85,6 +87,9 @@ func runAccept(c *cli.Context, e *env, o acceptOptions) error {
 	}
 	for _, t := range rec.Tests {
 		fmt.Fprintf(e.stdout, "lets go %s %s (%s)\n", t.Language, quote.Name(t.Name), quote.Path(t.Path))
+	}
+	if rec.Harness {
+		fmt.Fprintf(e.stdout, "accepts the change commit %s made to the runner's harness\n", gitrepo.ShortID(rec.Commit))
 	}
 	if rec.Commit != "" {
 		fmt.Fprintf(e.stdout, "for commit %s, after the fact\n", gitrepo.ShortID(rec.Commit))
