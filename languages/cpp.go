@@ -128,6 +128,9 @@ func analyzeCPP(f *File) {
 			}
 			skipped := strings.HasPrefix(name, "DISABLED_") || strings.HasPrefix(suite, "DISABLED_") || fl.skips(c["body"]) || fl.dead(c["test"])
 			f.AddTest(suite+"."+name, c["macro"], skipped)
+			// The test is known by its macro and body: a rename of its
+			// suite or its name keeps it.
+			f.identifyBy(c["test"].StartByte(), c["test"].EndByte(), params)
 		case c["call"] != nil:
 			fn := f.Text(c["fn"])
 			switch {
@@ -193,13 +196,17 @@ func cppCatchTest(f *File, fl *flow, call *sitter.Node, fn string, args *sitter.
 	// The body is the block after the macro's statement: its assertions
 	// are the test's.
 	var body *sitter.Node
+	end := call.EndByte()
 	if st := call.Parent(); st != nil && st.Type() == "expression_statement" {
 		if b := st.NextNamedSibling(); b != nil && b.Type() == "compound_statement" {
-			body = b
+			body, end = b, b.EndByte()
 			off = off || fl.skips(body)
 		}
 	}
 	f.AddTestSpan(name, call, off, body)
+	// The test is known by its macro and its block, its name aside: a
+	// renamed test keeps it, one emptied under a new name does not.
+	f.identifyBy(call.StartByte(), end, nameArg)
 }
 
 // cppDecoratorOff reports doctest's decorators that switch a test off:

@@ -156,6 +156,18 @@ func (f *File) identify() {
 	}
 }
 
+// identifyBy gives the test just recorded its body hash from the code
+// between start and end, the name written at title left out, for a test
+// whose name is not where it was recorded (GoogleTest's TEST(Suite, Name),
+// recorded at its macro) or whose code no one node holds (Catch2's
+// TEST_CASE and the block after it).
+func (f *File) identifyBy(start, end uint32, title *sitter.Node) {
+	if f.tooMany || len(f.Result.Tests) == 0 || title == nil {
+		return
+	}
+	f.Result.Tests[len(f.Result.Tests)-1].Body = bodyHash(f.Src, start, end, title.StartByte(), title.EndByte())
+}
+
 // nameCalls returns, for each name, where the name followed by the byte
 // end ("(" for a call, "!" for a Rust macro's) is in src, in order, as
 // bytes.Index finds each.

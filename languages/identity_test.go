@@ -40,14 +40,18 @@ func TestIdentity(t *testing.T) {
 		}
 	}
 
-	// A test declared by a call is known by its code without its title:
-	// two tests of different code never share a body, a renamed one keeps
-	// its own.
+	// A test declared by a call or a macro is known by its code without
+	// its title: two tests of different code never share a body, a
+	// renamed one keeps its own.
 	for _, c := range []struct{ path, src, renamed, a, b, r string }{
 		{"a.test.js", "it('adds', () => { expect(add(1)).toBe(2) })\nit('removes', () => { expect(rm(1)).toBe(0) })\n",
 			"it('adds (renamed)', () => {\n  expect(add(1)).toBe(2)\n})\n", "adds", "removes", "adds (renamed)"},
 		{"spec/a_spec.rb", "describe 'c' do\n  it 'adds' do\n    expect(add(1)).to eq(2)\n  end\n  it 'removes' do\n    expect(rm(1)).to eq(0)\n  end\nend\n",
 			"describe 'c' do\n  it \"adds (renamed)\" do expect(add(1)).to eq(2) end\nend\n", "c > adds", "c > removes", "c > adds (renamed)"},
+		{"a_test.cc", "TEST(S, Adds) { EXPECT_EQ(2, add(1)); }\nTEST_F(S, Removes) { EXPECT_EQ(0, rm(1)); }\n",
+			"TEST(T, Sums) {\n  EXPECT_EQ(2, add(1));\n}\n", "S.Adds", "S.Removes", "T.Sums"},
+		{"tests/a.cpp", "TEST_CASE(\"adds\", \"[m]\") { REQUIRE(add(1) == 2); }\nTEST_CASE(\"removes\", \"[m]\") { REQUIRE(rm(1) == 0); }\n",
+			"TEST_CASE(\"sums\", \"[m]\")\n{\n  REQUIRE(add(1) == 2);\n}\n", "adds", "removes", "sums"},
 	} {
 		got, renamed := count(c.path, c.src), count(c.path, c.renamed)
 		if got[c.a].Body == "" || got[c.a].Body == got[c.b].Body || renamed[c.r].Body != got[c.a].Body {
