@@ -22,25 +22,7 @@ var Java = &Language{
 		(method_invocation name: (identifier) @invoked) @invocation
 	` + javaFlow.query()},
 	Analyze: analyzeJava,
-	Samples: []Sample{
-		{Path: "src/test/java/a/ATest.java", Source: "class ATest {\n  @Test void one() { assertEquals(1, add(0, 1)); assertTrue(true); }\n  @org.junit.jupiter.api.Test void two() { Assertions.assertThat(x).isEqualTo(1); }\n  @ParameterizedTest @ValueSource(ints = {1, 2}) void three(int x) { verify(mock).call(); }\n  @Test @Disabled(\"later\") void four() { fail(\"x\"); }\n  @Nested class Inner { @RepeatedTest(3) void five() {} }\n  void helper() { assertNotNull(x); }\n}\n",
-			Tests: []string{"ATest#one active", "ATest#two active", "ATest#three active", "ATest#four skipped", "ATest.Inner#five active"}, Assertions: 5, Vacuous: 1},
-		{Path: "LegacyTest.java", Source: "public class LegacyTest extends TestCase {\n  public void testOne() { assertEquals(1, one()); }\n  public void helperTest() {}\n  private void testPrivate() {}\n}\n@Ignore\nclass OffTest { @Test public void a() {} }\n",
-			Tests: []string{"LegacyTest#testOne active", "OffTest#a skipped"}, Assertions: 1},
-		// Switched off however it is written: a return first, an assumption
-		// that fails on a constant, an abort, a skip exception, TestNG's
-		// enabled = false, Spring's @EnabledIf("false"). Real conditions
-		// stay active; assertions that cannot run are not counted.
-		{Path: "src/test/java/SwitchedTest.java", Source: "class SwitchedTest {\n  @Test void returnsFirst() { if (true) return; assertEquals(1, x); }\n  @Test void assumesFalse() { Assumptions.assumeTrue(false); assertEquals(1, x); }\n  @Test void assumesStatic() { assumeFalse(true, \"never\"); }\n  @Test void assumesReal() { assumeTrue(isLinux()); assertEquals(1, x); }\n  @Test void aborts() { assertEquals(1, x); Assumptions.abort(\"later\"); }\n  @Test void throwsSkip() { throw new SkipException(\"later\"); }\n  @Test(enabled = false) void testng() {}\n  @Test @EnabledIf(\"false\") void spring() {}\n  @Test @EnabledIf(\"customCondition\") void junitMethod() {}\n  @Test void deadCode() { if (false) { assertEquals(1, x); } boolean b = !true && assertAll(); assertEquals(2, y); return; }\n}\n",
-			Tests: []string{"SwitchedTest#returnsFirst skipped", "SwitchedTest#assumesFalse skipped", "SwitchedTest#assumesStatic skipped", "SwitchedTest#assumesReal active", "SwitchedTest#aborts skipped", "SwitchedTest#throwsSkip skipped", "SwitchedTest#testng skipped", "SwitchedTest#spring skipped", "SwitchedTest#junitMethod active", "SwitchedTest#deadCode active"}, Assertions: 3},
-		// Assertions on constants cannot fail; one that always fails is a
-		// deliberate failure and counts.
-		{Path: "src/test/java/VacuousTest.java", Source: "class VacuousTest {\n  @Test void vacuous() {\n    assertEquals(3, 3); assertEquals(\"msg\", 1L, 1); assertTrue(\"msg\", true); assertNull(null); assertNotEquals(1, 2);\n    assertThat(1).isEqualTo(1); assertThat(true).as(\"x\").isTrue(); assertThat(1, is(1)); assertThat(\"a\", not(equalTo(\"b\"))); assertEquals('a', 'a'); assertEquals(-1, -1);\n    assertEquals(x, x); assertTrue(false); assertEquals(1, 2); assertThat(x).isEqualTo(1);\n  }\n}\n",
-			Tests: []string{"VacuousTest#vacuous active"}, Assertions: 4, Vacuous: 11},
-		// Negative: not tests.
-		{Path: "src/main/java/App.java", Source: "class App { @Test void notInATestFile() {} }\n", Tests: nil},
-		{Path: "UtilTest.java", Source: "class UtilTest { void testLooksLikeJUnit3ButNoTestCase() {} @Override public String toString() { return \"\"; } }\n", Tests: nil},
-	},
+	Samples: javaSamples,
 }
 
 var javaTestAnnotations = map[string]bool{"Test": true, "ParameterizedTest": true, "RepeatedTest": true, "TestFactory": true, "TestTemplate": true}
