@@ -26,6 +26,7 @@ var csharpFlow = &flowDialect{
 	truthy:     flowTruthStrict,
 	skip:       csharpSkip,
 	skipWords:  []string{"Ignore", "Inconclusive", "Skip", "Pass", "Assume", "Exception"},
+	named:      csharpNamed,
 }
 
 // csharpSkip reports the calls that end a test as skipped or inconclusive

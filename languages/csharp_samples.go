@@ -15,6 +15,14 @@ var csharpSamples = []Sample{
 		Tests: []string{"SwitchedTests.ReturnsFirst skipped", "SwitchedTests.Ignores skipped", "SwitchedTests.Inconclusive skipped", "SwitchedTests.SkipsWhen skipped", "SwitchedTests.SkipsReal active",
 			"SwitchedTests.SkippableIf skipped", "SwitchedTests.Passes skipped", "SwitchedTests.Assumes skipped", "SwitchedTests.ExplicitOne skipped", "SwitchedTests.Conditional active",
 			"SwitchedTests.EmptyReason active", "SwitchedTests.V3Explicit skipped", "SwitchedTests.Throws skipped", "SwitchedTests.CompiledOut skipped", "SwitchedTests.Vacuous active", "OffTests.Inside skipped"}, Assertions: 4, Vacuous: 9},
+	// A const or readonly field, or a local, the file binds once to a
+	// constant is that constant, and so is a property or a method that is
+	// not virtual and returns one: a return, an ignore or a skip on it
+	// switches the test off. A field any code may set, a value from the
+	// environment and a virtual method are real conditions.
+	{Path: "Tests/NamedTests.cs", Source: "public class NamedTests {\n  const bool Off = true;\n  static readonly bool Quarantined = true;\n  static bool Flaky = true;\n  static readonly bool Live = Environment.GetEnvironmentVariable(\"LIVE\") != null;\n  static bool Stable => false;\n  [Test] public void ReturnsFirst() { if (Off) return; Assert.AreEqual(1, Math.Abs(-1)); }\n  [Test] public void Ignores() { if (NamedTests.Quarantined) Assert.Ignore(\"later\"); Assert.AreEqual(1, Math.Abs(-1)); }\n  [SkippableFact] public void SkipsIf() { Skip.If(Off); Assert.Equal(1, Math.Abs(-1)); }\n  [SkippableFact] public void SkipsUnless() { Skip.IfNot(Stable); Assert.Equal(1, Math.Abs(-1)); }\n  [SkippableFact] public void Helper() { Skip.If(Broken()); Assert.Equal(1, Math.Abs(-1)); }\n  [Fact] public void Mutable() { if (Flaky) return; Assert.Equal(1, Math.Abs(-1)); }\n  [SkippableFact] public void FromEnv() { Skip.IfNot(Live); Assert.Equal(1, Math.Abs(-1)); }\n  [SkippableFact] public void Overridable() { Skip.If(Virtual()); Assert.Equal(1, Math.Abs(-1)); }\n  [Test] public void Local() { const bool skip = true; if (skip) Assert.Ignore(); Assert.Equal(1, Math.Abs(-1)); }\n  private static bool Broken() { return true; }\n  protected virtual bool Virtual() => true;\n}\n",
+		Tests: []string{"NamedTests.ReturnsFirst skipped", "NamedTests.Ignores skipped", "NamedTests.SkipsIf skipped", "NamedTests.SkipsUnless skipped", "NamedTests.Helper skipped",
+			"NamedTests.Mutable active", "NamedTests.FromEnv active", "NamedTests.Overridable active", "NamedTests.Local skipped"}, Assertions: 3},
 	// Negative: not tests.
 	{Path: "src/Service.cs", Source: "public class Service {\n  [Obsolete]\n  public void TestConnection() { Debug.Assert(ok); }\n}\n", Tests: nil},
 }

@@ -26,6 +26,7 @@ var javaFlow = &flowDialect{
 	truthy:     flowTruthStrict,
 	skip:       javaSkip,
 	skipWords:  []string{"assume", "abort", "Exception"},
+	named:      javaNamed,
 }
 
 // javaSkip reports JUnit's assumptions that fail on a constant

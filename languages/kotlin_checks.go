@@ -22,6 +22,7 @@ var kotlinFlow = &flowDialect{
 	truthy:    flowTruthStrict,
 	skip:      kotlinSkip,
 	skipWords: []string{"assume", "abort", "Exception"},
+	named:     kotlinNamed,
 }
 
 // kotlinSkip reports JUnit's assumptions that fail on a constant,

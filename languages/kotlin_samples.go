@@ -17,6 +17,13 @@ var kotlinSamples = []Sample{
 	// Kotest's focus: a top-level "f:" test runs alone.
 	{Path: "src/test/kotlin/FocusSpec.kt", Source: "class FocusSpec : FunSpec({\n    test(\"f:focused\") { }\n    test(\"other\") { }\n})\n",
 		Tests: []string{"FocusSpec > f:focused active", "FocusSpec > other skipped"}},
+	// A val or const val the file binds once to a constant is that
+	// constant, and so is a function no subclass overrides that returns
+	// one: an assumption or a return first on it switches the test off. A
+	// var, a value from the environment and a real helper are conditions.
+	{Path: "src/test/kotlin/NamedTest.kt", Source: "const val QUARANTINE = true\nval OFF = true\nvar MUTABLE = true\nval LIVE = System.getenv(\"LIVE\") != null\n\nclass NamedTest {\n    private val flaky = true\n    @Test fun assumesNot() { assumeTrue(!QUARANTINE); assertEquals(1, Math.abs(-1)) }\n    @Test fun returnsFirst() { if (OFF) return; assertEquals(1, Math.abs(-1)) }\n    @Test fun member() { Assumptions.assumeFalse(this.flaky); assertEquals(1, Math.abs(-1)) }\n    @Test fun fromEnv() { assumeTrue(!LIVE); assertEquals(1, Math.abs(-1)) }\n    @Test fun mutable() { assumeFalse(MUTABLE); assertEquals(1, Math.abs(-1)) }\n    @Test fun helperFalse() { assumeTrue(stable()); assertEquals(1, Math.abs(-1)) }\n    @Test fun helperTrue() { if (quarantined()) return; assertEquals(1, Math.abs(-1)) }\n    @Test fun helperReal() { assumeTrue(real()); assertEquals(1, Math.abs(-1)) }\n    private fun stable() = false\n    private fun quarantined(): Boolean { return true }\n    private fun real() = System.getenv(\"NOPE\") == null\n}\n",
+		Tests: []string{"NamedTest#assumesNot skipped", "NamedTest#returnsFirst skipped", "NamedTest#member skipped", "NamedTest#fromEnv active", "NamedTest#mutable active",
+			"NamedTest#helperFalse skipped", "NamedTest#helperTrue skipped", "NamedTest#helperReal active"}, Assertions: 3},
 	// Negative: not tests.
 	{Path: "src/main/kotlin/Calc.kt", Source: "class Calc { @Test fun notInATestFile() {} }\n", Tests: nil},
 	{Path: "src/test/kotlin/Util.kt", Source: "class Util { fun testLooksLikeJUnit3() {} fun setup() { listOf(1).forEach { } } }\n", Tests: nil},

@@ -19,6 +19,10 @@ var rubySamples = []Sample{
 	// a real condition.
 	{Path: "spec/named_spec.rb", Source: "QUARANTINE = true\nLIVE = ENV['LIVE']\nFLAKY = true\nFLAKY ||= false\ndescribe 'a' do\n  it 'k' do\n    skip if QUARANTINE\n    expect(add(1)).to eq(2)\n  end\n  it 'l' do\n    skip unless LIVE\n    expect(add(1)).to eq(2)\n  end\n  it 'm', skip: QUARANTINE do\n    expect(add(1)).to eq(2)\n  end\n  it 'n' do\n    skip if FLAKY\n    expect(add(1)).to eq(2)\n  end\nend\n",
 		Tests: []string{"a > k skipped", "a > l active", "a > m skipped", "a > n active"}, Assertions: 2},
+	// The same in Minitest: a skip or a return first under a constant named
+	// once; one from the environment, or bound twice, is a real condition.
+	{Path: "test/named_test.rb", Source: "QUARANTINE = true\nLIVE = ENV['LIVE']\nFLAKY = true\nFLAKY = false if ENV['CI']\nclass NamedTest < Minitest::Test\n  def test_skips\n    skip if QUARANTINE\n    assert_equal 2, 1 + 1\n  end\n  def test_returns_first\n    return if QUARANTINE\n    assert_equal 2, 1 + 1\n  end\n  def test_live\n    skip unless LIVE\n    assert_equal 2, 1 + 1\n  end\n  def test_flaky\n    return if FLAKY\n    assert_equal 2, 1 + 1\n  end\nend\n",
+		Tests: []string{"NamedTest#test_skips skipped", "NamedTest#test_returns_first skipped", "NamedTest#test_live active", "NamedTest#test_flaky active"}, Assertions: 2},
 	// A set-up hook that skips switches off every test it runs
 	// before: an RSpec before in the group or one around it,
 	// Minitest's setup in the class. One that skips on a real
