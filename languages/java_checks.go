@@ -1,6 +1,7 @@
 package languages
 
 import (
+	"strconv"
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -114,9 +115,10 @@ func jvmPasses(f *File, d *flowDialect, check flowCheck, args []*sitter.Node) bo
 
 // jvmAnnotationsOff reports the annotations that switch a test or a
 // class off: JUnit's @Disabled and @Ignore, kotest's @Ignored, TestNG's
-// @Test(enabled = false), and Spring's @EnabledIf("false") and
-// @DisabledIf("true") (JUnit's own @EnabledIf names a method, and no
-// method is called true or false).
+// @Test(enabled = false), Spring's @EnabledIf("false") and
+// @DisabledIf("true"), and JUnit's @EnabledIf("m") and @DisabledIf("m")
+// on a method m of the file that always returns the value that switches
+// the test off (no method is called true or false).
 func jvmAnnotationsOff(f *File, d *flowDialect, ann map[string]*sitter.Node) bool {
 	if ann["Disabled"] != nil || ann["Ignore"] != nil || ann["Ignored"] != nil {
 		return true
@@ -155,12 +157,42 @@ func jvmAnnotationsOff(f *File, d *flowDialect, ann map[string]*sitter.Node) boo
 	}
 	for name, want := range map[string]string{"EnabledIf": "false", "DisabledIf": "true"} {
 		if v := arg(ann[name], "value", "expression"); v != nil && d.isString(f, v) {
-			if val, _ := d.value(f, v); strings.EqualFold(strings.TrimSpace(val.text), want) {
+			val, _ := d.value(f, v)
+			if strings.EqualFold(strings.TrimSpace(val.text), want) {
 				return true
+			}
+			// JUnit's names a condition method: one of the file's that
+			// always returns the same decides.
+			if ret := jvmConditionMethod(f, d, strings.TrimSpace(val.text)); ret != nil {
+				if truth, ok := d.truth(f, ret); ok && strconv.FormatBool(truth) == want {
+					return true
+				}
 			}
 		}
 	}
 	return false
+}
+
+// jvmConditionMethod is the expression that the condition method a JUnit
+// @EnabledIf or @DisabledIf names ("m", "Cls#m") always returns, when it
+// is a method of the file that the dialect folds, or nil; a method of a
+// class of another file ("com.x.Other#m") is not.
+func jvmConditionMethod(f *File, d *flowDialect, name string) *sitter.Node {
+	consts := javaConsts
+	if d == kotlinFlow {
+		consts = kotlinConsts
+	}
+	if cls, m, ok := strings.Cut(name, "#"); ok {
+		cls = cls[strings.LastIndexByte(cls, '.')+1:]
+		if consts(f)[typeKey+cls] == nil {
+			return nil
+		}
+		name = m
+	}
+	if name == "" || strings.ContainsAny(name, " (.${}") {
+		return nil
+	}
+	return consts(f)[name+callKey]
 }
 
 // javaThatPasses reads AssertJ's and Truth's assertThat(x).isEqualTo(y)
