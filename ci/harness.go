@@ -174,22 +174,11 @@ func holdHarness(ctx context.Context, root string, hs []HarnessChange, commits [
 			add(p)
 		}
 	}
-	specs := make([]string, len(revs))
-	for i, r := range revs {
-		specs[i] = r + ":" + config.File
-	}
-	blobs, err := gitrepo.ReadSpecsMax(ctx, root, specs, config.MaxSize)
+	trusts, err := readTrust(ctx, root, revs)
 	if err != nil {
 		return err
 	}
-	person := func(rev string) bool {
-		data := blobs[rev+":"+config.File]
-		if data == nil {
-			return false // no configuration: the default, report
-		}
-		mode, _ := config.ReadHarness(config.File, data)
-		return mode == config.HarnessPerson
-	}
+	person := func(rev string) bool { return trusts[rev].harness == config.HarnessPerson }
 	baseHolds := false
 	for _, b := range bases {
 		baseHolds = baseHolds || person(b)

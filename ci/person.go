@@ -107,6 +107,9 @@ type trust struct {
 	countErr error
 	// since is its [ci] since ("" where it does not read).
 	since string
+	// harness is its [ratchet] harness: config.HarnessReport without a
+	// configuration, config.HarnessPerson where it does not read.
+	harness string
 }
 
 // asks reports whether the tree asks for signatures.
@@ -134,14 +137,15 @@ func readTrust(ctx context.Context, root string, revs []string) (map[string]trus
 	parsed := map[string]trust{}
 	var files []string
 	for _, r := range revs {
-		var t trust
+		t := trust{harness: config.HarnessReport}
 		if data := cfgs[r+":"+config.File]; data != nil {
 			var ok bool
 			if t, ok = parsed[string(data)]; !ok {
 				if len(data) > config.MaxSize {
 					t.err = fmt.Errorf("%s is larger than %d bytes", config.File, config.MaxSize)
-					t.countErr = t.err
+					t.countErr, t.harness = t.err, config.HarnessPerson
 				} else {
+					t.harness, _ = config.ReadHarness(config.File, data)
 					t.path, t.err = config.ReadSigners(config.File, data)
 					t.counting, t.countErr = config.ReadCounting(config.File, data)
 					t.since, _ = config.ReadSince(config.File, data)
