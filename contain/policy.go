@@ -446,10 +446,11 @@ func (b *builder) secrets(top, agent, xdgConfig, userConfig string, search bool)
 	var out []string
 	budget := envBudget
 	errBudget := errors.New("budget")
-	err := filepath.WalkDir(top, func(p string, d fs.DirEntry, err error) error {
-		if !search {
-			return filepath.SkipAll
-		}
+	walk := filepath.WalkDir
+	if !search {
+		walk = func(string, fs.WalkDirFunc) error { return nil }
+	}
+	err := walk(top, func(p string, d fs.DirEntry, err error) error {
 		if budget--; budget < 0 {
 			return errBudget
 		}
