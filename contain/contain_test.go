@@ -134,10 +134,41 @@ func TestClaudeConfigDir(t *testing.T) {
 // TestProjectCannotWiden: a repository's [run] may hide, never widen.
 func TestProjectCannotWiden(t *testing.T) {
 	top, _, getenv := fixture(t)
-	for _, r := range []config.Run{{Writable: []string{"/"}}, {Reveal: []string{".env"}}} {
+	off := false
+	for _, r := range []config.Run{{Writable: []string{"/"}}, {Reveal: []string{".env"}}, {SearchEnv: &off}} {
 		if _, err := Build(context.Background(), Options{Dir: top, Command: []string{"sh"}, Getenv: getenv, Project: r}); err == nil || !strings.Contains(err.Error(), "only your own configuration") {
 			t.Errorf("Build with the project's %+v: %v, want a refusal", r, err)
 		}
+	}
+}
+
+// TestEnvAtAnyDepth: a .env deep in the work tree is hidden; the user's
+// search_env = false leaves the search out, and hide lists the file.
+func TestEnvAtAnyDepth(t *testing.T) {
+	top, _, getenv := fixture(t)
+	deep := filepath.Join(top, "a", "b", "c", "d", "e", "f")
+	if err := os.MkdirAll(deep, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := filepath.Join(deep, ".env.local")
+	if err := os.WriteFile(env, []byte("K=V\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	real, _ := filepath.EvalSymlinks(env)
+	p, err := Build(context.Background(), Options{Dir: top, Command: []string{"sh"}, Getenv: getenv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(p.Hidden, real) {
+		t.Errorf("hidden %q lacks %s", p.Hidden, real)
+	}
+	off := false
+	p, err = Build(context.Background(), Options{Dir: top, Command: []string{"sh"}, Getenv: getenv, User: config.Run{SearchEnv: &off}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(p.Hidden, real) {
+		t.Errorf("with search_env = false, hidden %q holds %s", p.Hidden, real)
 	}
 }
 
